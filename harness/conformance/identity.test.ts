@@ -1,0 +1,309 @@
+// Identity (jcp §2): the two Ed25519 backends agree byte for byte and verdict for verdict, did:key is strict and
+// round-trips, bad lengths and types are refused with their codes, and seeds derive deterministically from labels.
+import fc from 'fast-check';
+import { describe, expect } from 'vitest';
+import { toHex } from '../../impl/bytes.ts';
+import { JcpError, type JcpErrorCode } from '../../impl/errors.ts';
+import { base58btcDecode, base58btcEncode } from '../../impl/identity/base58.ts';
+import { didFromPublicKey, isDidKey, publicKeyFromDid, type DidKeyFault } from '../../impl/identity/did-key.ts';
+import {
+  SEED_CONTEXT,
+  defaultEd25519,
+  deriveSeed,
+  keyPairFromSeed,
+  nobleEd25519,
+  nodeEd25519,
+  type Ed25519,
+} from '../../impl/identity/ed25519.ts';
+import { blake3DeriveKey } from '../../impl/hash/blake3.ts';
+import { clauseIt } from '../clause.ts';
+import { fcParams } from '../external-vectors.ts';
+
+const DID = 'jcp/2#actor-is-ed25519-did-key';
+const SIGN = 'jcp/2#actor-proves-by-signing';
+const RULE = 'jcp/2#open-ed25519-verification-rule';
+const BACKENDS: readonly Ed25519[] = [nodeEd25519, nobleEd25519];
+
+const seedArb = fc.uint8Array({ minLength: 32, maxLength: 32 });
+const messageArb = fc.uint8Array({ maxLength: 300 });
+
+/** The JcpError `fn` throws; fails the test when it returns or throws anything else. */
+function thrown(fn: () => unknown): JcpError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof JcpError) return e;
+    throw new Error(`expected a JcpError, got ${String(e)}`, { cause: e });
+  }
+  throw new Error('expected a JcpError, but nothing was thrown');
+}
+
+function flipBit(b: Uint8Array, bit: number): Uint8Array {
+  const out = b.slice();
+  out[bit >> 3] = (out[bit >> 3] as number) ^ (1 << (bit & 7));
+  return out;
+}
+
+describe('Ed25519 backends agree', () => {
+  clauseIt([SIGN, RULE], 'node and noble derive the same public key and byte-identical signatures that both verify', () => {
+    fc.assert(
+      fc.property(seedArb, messageArb, (seed, msg) => {
+        const pk = nodeEd25519.publicKeyFromSeed(seed);
+        expect(toHex(nobleEd25519.publicKeyFromSeed(seed))).toBe(toHex(pk));
+        const sig = nodeEd25519.sign(seed, msg);
+        expect(sig.length).toBe(64);
+        expect(toHex(nobleEd25519.sign(seed, msg))).toBe(toHex(sig));
+        expect(toHex(nodeEd25519.sign(seed, msg))).toBe(toHex(sig)); // deterministic, and the cached key is not stale
+        expect(nodeEd25519.verify(sig, msg, pk)).toBe(true);
+        expect(nobleEd25519.verify(sig, msg, pk)).toBe(true);
+      }),
+      fcParams(100),
+    );
+  });
+
+  clauseIt([SIGN, RULE], 'a single flipped bit of signature, message or key: both backends give the same verdict', () => {
+    const flipped = { signature: 0, message: 0, key: 0 };
+    fc.assert(
+      fc.property(
+        seedArb,
+        fc.uint8Array({ minLength: 1, maxLength: 200 }),
+        fc.constantFrom('signature', 'message', 'key'),
+        fc.nat(),
+        (seed, msg, where, n) => {
+          const pk = nodeEd25519.publicKeyFromSeed(seed);
+          let sig = nodeEd25519.sign(seed, msg);
+          let m: Uint8Array = msg;
+          let k = pk;
+          if (where === 'signature') sig = flipBit(sig, n % 512);
+          else if (where === 'message') m = flipBit(msg, n % (msg.length * 8));
+          else k = flipBit(pk, n % 256);
+          flipped[where]++;
+          const a = nodeEd25519.verify(sig, m, k);
+          const b = nobleEd25519.verify(sig, m, k);
+          expect(b).toBe(a);
+          // An honest signature survives no single bit flip.
+          expect(a).toBe(false);
+        },
+      ),
+      fcParams(150),
+    );
+    expect(flipped.signature + flipped.message + flipped.key).toBeGreaterThan(0);
+  });
+
+  clauseIt([RULE], 'arbitrary 64-byte signatures on arbitrary 32-byte keys: same verdict, never a throw', () => {
+    // Keys and R drawn partly from the small-order points and their non-canonical encodings, where rules differ.
+    const special = [
+      '0100000000000000000000000000000000000000000000000000000000000000', // identity
+      '0100000000000000000000000000000000000000000000000000000000000080', // identity, sign bit set (non-canonical)
+      'ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f', // order 2
+      'ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff', // order 2, sign bit set (non-canonical)
+      '0000000000000000000000000000000000000000000000000000000000000000', // order 4
+      '0000000000000000000000000000000000000000000000000000000000000080', // order 4
+      'c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a', // order 8
+      'c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa', // order 8
+      'eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f', // y = p + 1 (non-canonical identity)
+      'edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f', // y = p (non-canonical 0)
+    ].map((h) => Uint8Array.from(Buffer.from(h, 'hex')));
+    const pointArb = fc.oneof(fc.constantFrom(...special), fc.uint8Array({ minLength: 32, maxLength: 32 }));
+    const scalarArb = fc.oneof(
+      fc.constant(new Uint8Array(32)),
+      fc.uint8Array({ minLength: 32, maxLength: 32 }).map((s) => {
+        const out = s.slice();
+        out[31] = (out[31] as number) & 0x0f; // < 2^252 < L
+        return out;
+      }),
+      fc.uint8Array({ minLength: 32, maxLength: 32 }),
+    );
+    fc.assert(
+      fc.property(pointArb, pointArb, scalarArb, messageArb, (pk, r, s, msg) => {
+        const sig = new Uint8Array(64);
+        sig.set(r, 0);
+        sig.set(s, 32);
+        expect(nobleEd25519.verify(sig, msg, pk)).toBe(nodeEd25519.verify(sig, msg, pk));
+      }),
+      fcParams(300),
+    );
+  });
+
+  clauseIt([SIGN, RULE], 'S + L (same scalar mod L) is refused by both; a non-canonical key encoding is refused by both', () => {
+    const seed = deriveSeed('malleability');
+    const msg = new TextEncoder().encode('jcp');
+    const pk = nodeEd25519.publicKeyFromSeed(seed);
+    const sig = nodeEd25519.sign(seed, msg);
+    const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+    let s = 0n;
+    for (let i = 63; i >= 32; i--) s = (s << 8n) | BigInt(sig[i] as number);
+    const forged = sig.slice();
+    let t = s + L;
+    for (let i = 32; i < 64; i++, t >>= 8n) forged[i] = Number(t & 0xffn);
+    for (const b of BACKENDS) expect(b.verify(forged, msg, pk), b.name).toBe(false);
+    // The identity point (0, 1) with the sign bit set is a non-canonical A; S = 0, R = identity holds the equation.
+    const identity = Uint8Array.from(Buffer.from('01'.padEnd(64, '0'), 'hex'));
+    const negZero = identity.slice();
+    negZero[31] = 0x80;
+    const trivial = new Uint8Array(64);
+    trivial.set(identity, 0);
+    for (const b of BACKENDS) {
+      expect(b.verify(trivial, msg, identity), `${b.name}: small-order A accepted by the cofactorless rule`).toBe(true);
+      expect(b.verify(trivial, msg, negZero), `${b.name}: non-canonical A refused`).toBe(false);
+    }
+  });
+});
+
+describe('did:key', () => {
+  clauseIt([DID], 'didFromPublicKey and publicKeyFromDid round-trip; every did starts did:key:z6Mk', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (pk) => {
+        const did = didFromPublicKey(pk);
+        expect(did.startsWith('did:key:z6Mk')).toBe(true);
+        expect(toHex(publicKeyFromDid(did))).toBe(toHex(pk));
+        expect(isDidKey(did)).toBe(true);
+      }),
+      fcParams(),
+    );
+  });
+
+  clauseIt([DID], 'base58btc decode then encode gives back any string of the alphabet (one text per bytes)', () => {
+    const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 60 }), (chars) => {
+        const text = chars.join('');
+        expect(base58btcEncode(base58btcDecode(text))).toBe(text);
+      }),
+      fcParams(),
+    );
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), (b) => {
+        expect(toHex(base58btcDecode(base58btcEncode(b)))).toBe(toHex(b));
+      }),
+      fcParams(),
+    );
+    expect(base58btcEncode(Uint8Array.of(0, 0, 1))).toBe('112');
+    expect(toHex(base58btcDecode('112'))).toBe('000001');
+  });
+
+  const good = didFromPublicKey(nodeEd25519.publicKeyFromSeed(deriveSeed('did-junk')));
+  const body = good.slice('did:key:z'.length);
+  const withPayload = (bytes: number[]): string => `did:key:z${base58btcEncode(Uint8Array.from(bytes))}`;
+  const key32 = Array.from({ length: 32 }, (_, i) => i + 1);
+  const junk: readonly (readonly [string, unknown, DidKeyFault])[] = [
+    ['not a string: undefined', undefined, 'type'],
+    ['not a string: null', null, 'type'],
+    ['not a string: number', 42, 'type'],
+    ['not a string: NaN', Number.NaN, 'type'],
+    ['not a string: object', { toString: () => good }, 'type'],
+    ['not a string: String object', new String(good), 'type'],
+    ['not a string: bytes', new TextEncoder().encode(good), 'type'],
+    ['not a string: array', [good], 'type'],
+    ['empty', '', 'prefix'],
+    ['leading space', ` ${good}`, 'whitespace'],
+    ['trailing space', `${good} `, 'whitespace'],
+    ['trailing newline', `${good}\n`, 'whitespace'],
+    ['did:web', 'did:web:example.com', 'prefix'],
+    ['upper-case method', `DID:KEY:z${body}`, 'prefix'],
+    ['no method-specific id', 'did:key', 'prefix'],
+    ['key instead of did', `key:z${body}`, 'prefix'],
+    ['nothing after the prefix', 'did:key:', 'multibase'],
+    ['upper-case Z', `did:key:Z${body}`, 'multibase'],
+    ['base64url multibase u', `did:key:u7QE${'A'.repeat(43)}`, 'multibase'],
+    ['hex multibase f', `did:key:fed01${'00'.repeat(32)}`, 'multibase'],
+    ['z and nothing else', 'did:key:z', 'base58'],
+    ['base58 with 0', `did:key:z6Mk0${body.slice(4)}`, 'base58'],
+    ['base58 with O', `did:key:z6MkO${body.slice(4)}`, 'base58'],
+    ['base58 with I', `did:key:z6MkI${body.slice(4)}`, 'base58'],
+    ['base58 with l', `did:key:z6Mkl${body.slice(4)}`, 'base58'],
+    ['inner space', `did:key:z6Mk ${body.slice(4)}`, 'base58'],
+    ['a fragment', `${good}#${good.slice(8)}`, 'base58'],
+    ['non-ASCII', `did:key:z6Mk${body.slice(4, -1)}é`, 'base58'],
+    ['multicodec 0xec01 (x25519)', withPayload([0xec, 0x01, ...key32]), 'multicodec'],
+    ['multicodec 0xe701 (secp256k1)', withPayload([0xe7, 0x01, 2, ...key32]), 'multicodec'],
+    ['non-minimal varint of 0xed', withPayload([0xed, 0x81, 0x00, ...key32]), 'multicodec'],
+    ['raw key without multicodec', withPayload(key32), 'multicodec'],
+    ['33-byte payload', withPayload([0xed, 0x01, ...key32.slice(1)]), 'length'],
+    ['35-byte payload', withPayload([0xed, 0x01, ...key32, 7]), 'length'],
+    ['multicodec only', withPayload([0xed, 0x01]), 'length'],
+    ['one byte', withPayload([0xed]), 'length'],
+    ['very long', `did:key:z${'2'.repeat(10_000)}`, 'length'],
+  ];
+
+  clauseIt([DID], `a corpus of ${junk.length} malformed did:keys is refused with ERR_DID_MALFORMED and the right fault`, () => {
+    const faults: Record<string, number> = {};
+    for (const [what, input, fault] of junk) {
+      const e = thrown(() => publicKeyFromDid(input as string));
+      expect(e.code, what).toBe('ERR_DID_MALFORMED');
+      expect(e.detail?.['fault'], what).toBe(fault);
+      expect(isDidKey(input), what).toBe(false);
+      faults[fault] = (faults[fault] ?? 0) + 1;
+    }
+    expect(faults).toEqual({ type: 8, prefix: 5, whitespace: 3, multibase: 4, base58: 8, multicodec: 4, length: 5 });
+    expect(toHex(publicKeyFromDid(good))).toBe(toHex(nodeEd25519.publicKeyFromSeed(deriveSeed('did-junk'))));
+  });
+});
+
+describe('boundaries', () => {
+  const notBytes: readonly unknown[] = [undefined, null, 0, 'ab', [1, 2, 3], new ArrayBuffer(32), new Uint8ClampedArray(32), new Uint16Array(16), { length: 32 }];
+  const lengths = (n: number): Uint8Array[] => [0, 1, n - 1, n + 1, 2 * n].map((l) => new Uint8Array(l));
+
+  clauseIt([SIGN], 'wrong seed, key and signature lengths and types are refused with their codes, on both backends', () => {
+    const seed = deriveSeed('boundaries');
+    const msg = Uint8Array.of(1, 2, 3);
+    const pk = nodeEd25519.publicKeyFromSeed(seed);
+    const sig = nodeEd25519.sign(seed, msg);
+    const seen: Partial<Record<JcpErrorCode, number>> = {};
+    const refuse = (code: JcpErrorCode, fn: () => unknown): void => {
+      expect(thrown(fn).code).toBe(code);
+      seen[code] = (seen[code] ?? 0) + 1;
+    };
+    for (const b of BACKENDS) {
+      for (const bad of [...lengths(32), ...notBytes]) {
+        refuse('ERR_SEED_LENGTH', () => b.publicKeyFromSeed(bad as Uint8Array));
+        refuse('ERR_SEED_LENGTH', () => b.sign(bad as Uint8Array, msg));
+        refuse('ERR_KEY_LENGTH', () => b.verify(sig, msg, bad as Uint8Array));
+      }
+      for (const bad of [...lengths(64), ...notBytes]) refuse('ERR_SIGNATURE_LENGTH', () => b.verify(bad as Uint8Array, msg, pk));
+      for (const bad of notBytes) {
+        refuse('ERR_BAD_ARGUMENT', () => b.sign(seed, bad as Uint8Array));
+        refuse('ERR_BAD_ARGUMENT', () => b.verify(sig, bad as Uint8Array, pk));
+      }
+      expect(b.verify(sig, msg, pk)).toBe(true);
+    }
+    for (const bad of [...lengths(32), ...notBytes]) {
+      refuse('ERR_KEY_LENGTH', () => didFromPublicKey(bad as Uint8Array));
+      refuse('ERR_SEED_LENGTH', () => keyPairFromSeed(bad as Uint8Array));
+    }
+    expect(seen).toEqual({ ERR_SEED_LENGTH: 56 + 14, ERR_KEY_LENGTH: 28 + 14, ERR_SIGNATURE_LENGTH: 28, ERR_BAD_ARGUMENT: 36 });
+  });
+});
+
+describe('deterministic keys', () => {
+  clauseIt([DID], 'deriveSeed is BLAKE3 derive_key under the suite context: 32 bytes, the same for a label, distinct across labels', () => {
+    expect(SEED_CONTEXT).toBe('jcp-conformance 2026 seed v1');
+    expect(toHex(deriveSeed('alice'))).toBe(toHex(blake3DeriveKey('jcp-conformance 2026 seed v1', new TextEncoder().encode('alice'))));
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 40 }), (a, b) => {
+        const sa = deriveSeed(a);
+        expect(sa.length).toBe(32);
+        expect(toHex(deriveSeed(a))).toBe(toHex(sa));
+        if (a !== b) expect(toHex(deriveSeed(b))).not.toBe(toHex(sa));
+      }),
+      fcParams(),
+    );
+    expect(thrown(() => deriveSeed(42 as unknown as string)).code).toBe('ERR_BAD_ARGUMENT');
+    expect(thrown(() => deriveSeed('a\uD800b')).code).toBe('ERR_BAD_ARGUMENT');
+  });
+
+  clauseIt([DID, SIGN], 'keyPairFromSeed: frozen, the same with either backend, its did names its key, and it signs', () => {
+    const seed = deriveSeed('alice');
+    const a = keyPairFromSeed(seed);
+    const b = keyPairFromSeed(seed, nobleEd25519);
+    expect(defaultEd25519()).toBe(nodeEd25519);
+    expect(Object.isFrozen(a)).toBe(true);
+    expect(toHex(b.publicKey)).toBe(toHex(a.publicKey));
+    expect(b.did).toBe(a.did);
+    expect(toHex(publicKeyFromDid(a.did))).toBe(toHex(a.publicKey));
+    seed.fill(0); // the pair holds its own copy
+    expect(toHex(a.seed)).toBe(toHex(deriveSeed('alice')));
+    const msg = new TextEncoder().encode('hello');
+    for (const backend of BACKENDS) expect(backend.verify(backend.sign(a.seed, msg), msg, a.publicKey)).toBe(true);
+  });
+});

@@ -1,0 +1,95 @@
+// RFC 9052 §4.2–§4.4 COSE_Sign1 with EdDSA (alg −8), as jcp §8 seals receipts: protected {1: −8, 4: kid}, empty unprotected.
+import { cborTag, decodeCanonical, encodeCanonical, type CborMap, type CborValue } from '../cbor/index.ts';
+import { JcpError, isJcpError } from '../errors.ts';
+import type { Ed25519 } from '../identity/ed25519.ts';
+
+/** COSE algorithm id of EdDSA (RFC 9053 §2.2). */
+export const COSE_ALG_EDDSA = -8;
+/** CBOR tag of COSE_Sign1_Tagged (RFC 9052 §2). */
+export const COSE_SIGN1_TAG = 18;
+/** The default cap on an envelope's size: a receipt is a few hundred bytes. */
+export const DEFAULT_MAX_COSE_BYTES = 64 * 1024;
+
+const EMPTY = new Uint8Array(0);
+
+/** A decoded COSE_Sign1. */
+export interface Sign1 {
+  readonly protectedBytes: Uint8Array;
+  readonly protectedHeader: CborMap;
+  readonly unprotected: CborMap;
+  readonly payload: Uint8Array;
+  readonly signature: Uint8Array;
+}
+
+/** The protected header bucket {1: alg, 4: kid} as canonical bytes. */
+export function protectedHeaderBytes(kid: Uint8Array): Uint8Array {
+  return encodeCanonical(
+    new Map<CborValue, CborValue>([
+      [1, COSE_ALG_EDDSA],
+      [4, kid],
+    ]),
+  );
+}
+
+/** RFC 9052 §4.4 Sig_structure for COSE_Sign1: ["Signature1", body_protected, external_aad, payload]. */
+export function sigStructure(protectedBytes: Uint8Array, payload: Uint8Array, externalAad: Uint8Array = EMPTY): Uint8Array {
+  return encodeCanonical(['Signature1', protectedBytes, externalAad, payload]);
+}
+
+/** Seals `payload` as a tagged COSE_Sign1 signed with `seed`, protected header {1: −8, 4: kid}, unprotected {}. */
+export function signSign1(payload: Uint8Array, kid: Uint8Array, seed: Uint8Array, backend: Ed25519, protectedBytes?: Uint8Array): Uint8Array {
+  const prot = protectedBytes ?? protectedHeaderBytes(kid);
+  const signature = backend.sign(seed, sigStructure(prot, payload));
+  return encodeCanonical(cborTag(COSE_SIGN1_TAG, [prot, new Map(), payload, signature]), { allowTags: true });
+}
+
+function malformed(msg: string, cause?: unknown): never {
+  throw new JcpError('ERR_COSE_MALFORMED', msg, undefined, cause === undefined ? undefined : { cause });
+}
+
+/**
+ * Decodes a COSE_Sign1 strictly: canonical CBOR, tag 18 (or untagged when `requireTag` is false), four fields of the
+ * right types, a protected header that is itself canonical. Throws ERR_COSE_TOO_LARGE, ERR_COSE_MALFORMED.
+ */
+export function decodeSign1(bytes: Uint8Array, opts: { maxBytes?: number; requireTag?: boolean } = {}): Sign1 {
+  if (!(bytes instanceof Uint8Array)) malformed('a COSE_Sign1 must be given as bytes');
+  const max = opts.maxBytes ?? DEFAULT_MAX_COSE_BYTES;
+  if (bytes.length > max) throw new JcpError('ERR_COSE_TOO_LARGE', `COSE_Sign1 of ${bytes.length} bytes exceeds the cap of ${max}`);
+  let top: CborValue;
+  try {
+    top = decodeCanonical(bytes, { allowTags: [COSE_SIGN1_TAG], maxDepth: 8 });
+  } catch (e) {
+    if (isJcpError(e)) malformed(`COSE_Sign1 is not canonical CBOR (${e.code}): ${e.message}`, e);
+    throw e;
+  }
+  let body: CborValue = top;
+  if (typeof top === 'object' && top !== null && !(top instanceof Uint8Array) && !(top instanceof Map) && !Array.isArray(top)) {
+    if (top.tag !== COSE_SIGN1_TAG) malformed(`expected tag 18 (COSE_Sign1), got tag ${top.tag}`);
+    body = top.value;
+  } else if (opts.requireTag !== false) {
+    malformed('expected tag 18 (COSE_Sign1_Tagged)');
+  }
+  if (!Array.isArray(body) || body.length !== 4) malformed('COSE_Sign1 must be an array of four items');
+  const [prot, unprot, payload, signature] = body as [CborValue, CborValue, CborValue, CborValue];
+  if (!(prot instanceof Uint8Array)) malformed('protected header must be a byte string');
+  if (!(unprot instanceof Map)) malformed('unprotected header must be a map');
+  if (!(payload instanceof Uint8Array)) malformed('payload must be a byte string (detached payloads are not supported)');
+  if (!(signature instanceof Uint8Array)) malformed('signature must be a byte string');
+  let protectedHeader: CborValue;
+  try {
+    protectedHeader = prot.length === 0 ? new Map() : decodeCanonical(prot, { maxDepth: 4 });
+  } catch (e) {
+    if (isJcpError(e)) malformed(`protected header is not canonical CBOR (${e.code})`, e);
+    throw e;
+  }
+  if (!(protectedHeader instanceof Map)) malformed('protected header must encode a map');
+  return Object.freeze({ protectedBytes: prot, protectedHeader, unprotected: unprot, payload, signature });
+}
+
+/** Verifies a decoded COSE_Sign1's signature under `publicKey` (no external aad). */
+export function verifySign1(s: Sign1, publicKey: Uint8Array, backend: Ed25519): boolean {
+  if (s.signature.length !== 64) {
+    throw new JcpError('ERR_SIGNATURE_LENGTH', `an EdDSA COSE signature is 64 bytes, got ${s.signature.length}`);
+  }
+  return backend.verify(s.signature, sigStructure(s.protectedBytes, s.payload), publicKey);
+}

@@ -1,0 +1,238 @@
+// jcp §3, §4, §4.3, §6: the canonical CBOR shape of grants, frames and revocations, and strict parsing at the boundary.
+// Byte shapes the spec does not fix are fixed here once (ARCHITECTURE.md): every object is a text-keyed map named by the
+// spec's field names; content ids and DIDs are text; nonces are byte strings; integers are uints; a caveat is a one-entry
+// map {Variant: parameter}; a signed object is {<object>: map, signature: bstr(64)}.
+import { decodeCanonical, type CborInput, type CborMap, type CborValue } from '../cbor/index.ts';
+import { JcpError, type JcpErrorCode } from '../errors.ts';
+import { isDidKey } from '../identity/did-key.ts';
+import { isContentId } from './content-id.ts';
+import {
+  CAVEAT_VARIANTS,
+  FRAME_KINDS,
+  type Caveat,
+  type Frame,
+  type Grant,
+  type Revocation,
+  type SignedGrant,
+  type SignedRevocation,
+} from './types.ts';
+
+const U64_MAX = (1n << 64n) - 1n;
+
+// ---- to CBOR -------------------------------------------------------------------------------------------------------
+
+/** The CBOR value of a caveat: a one-entry map {Variant: parameter}. */
+export function caveatToCbor(c: Caveat): CborInput {
+  const [k, v] = Object.entries(c)[0] as [string, CborInput];
+  return { [k]: Array.isArray(v) ? [...(v as readonly CborInput[])] : v };
+}
+
+/** The CBOR value of a grant; absent optional fields (and an empty caveat list) are omitted (jcp §4). */
+export function grantToCbor(g: Grant): CborInput {
+  return {
+    issuer: g.issuer,
+    subject: g.subject,
+    capability: { resource: g.capability.resource, actions: [...g.capability.actions] },
+    budget_uj: g.budget_uj,
+    budget_funds: g.budget_funds === undefined ? undefined : { currency: g.budget_funds.currency, minor: g.budget_funds.minor },
+    // jcp §4.9: "An empty caveat set is omitted from the canonical encoding"
+    caveats: g.caveats === undefined || g.caveats.length === 0 ? undefined : g.caveats.map(caveatToCbor),
+    expiry: g.expiry,
+    parent: g.parent,
+    delegate_depth: g.delegate_depth,
+    nonce: g.nonce,
+  };
+}
+
+/** The CBOR value of a signed grant. */
+export function signedGrantToCbor(sg: SignedGrant): CborInput {
+  return { grant: grantToCbor(sg.grant), signature: sg.signature };
+}
+
+/** The CBOR value of a frame; an absent model is omitted (jcp §6). */
+export function frameToCbor(f: Frame): CborInput {
+  return {
+    kind: f.kind,
+    trust: f.trust,
+    grant_id: f.grant_id,
+    action: f.action,
+    resource: f.resource,
+    payload_hash: f.payload_hash,
+    model: f.model,
+  };
+}
+
+/** The CBOR value of a revocation. */
+export function revocationToCbor(r: Revocation): CborInput {
+  return { grant_id: r.grant_id, revoked_by: r.revoked_by, nonce: r.nonce };
+}
+
+/** The CBOR value of a signed revocation. */
+export function signedRevocationToCbor(sr: SignedRevocation): CborInput {
+  return { revocation: revocationToCbor(sr.revocation), signature: sr.signature };
+}
+
+// ---- from CBOR (strict) --------------------------------------------------------------------------------------------
+
+type Code = Extract<JcpErrorCode, 'ERR_GRANT_MALFORMED' | 'ERR_FRAME_MALFORMED' | 'ERR_REVOCATION_MALFORMED'>;
+
+class Reader {
+  constructor(
+    private readonly code: Code,
+    private readonly path: string,
+  ) {}
+
+  fail(msg: string, at = this.path): never {
+    throw new JcpError(this.code, `${at}: ${msg}`, { path: at });
+  }
+
+  map(v: CborValue | undefined, allowed: readonly string[], at = this.path): CborMap {
+    if (!(v instanceof Map)) this.fail('must be a map', at);
+    for (const k of v.keys()) {
+      if (typeof k !== 'string' || !allowed.includes(k)) this.fail(`unknown field ${JSON.stringify(typeof k === 'bigint' ? String(k) : k)}`, at);
+    }
+    return v;
+  }
+
+  text(m: CborMap, k: string, at: string): string {
+    const v = m.get(k);
+    if (typeof v !== 'string') this.fail(`${k} must be text`, at);
+    return v;
+  }
+
+  uint(v: CborValue | undefined, at: string): bigint {
+    if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+    if (typeof v === 'bigint' && v >= 0n && v <= U64_MAX) return v;
+    return this.fail('must be an unsigned integer', at);
+  }
+
+  bytes(v: CborValue | undefined, len: number, at: string): Uint8Array {
+    if (!(v instanceof Uint8Array)) this.fail(`must be a byte string of ${len} bytes`, at);
+    if (v.length !== len) this.fail(`must be ${len} bytes, got ${v.length}`, at);
+    return v;
+  }
+
+  did(v: CborValue | undefined, at: string): string {
+    if (typeof v !== 'string' || !isDidKey(v)) this.fail('must be an Ed25519 did:key', at);
+    return v;
+  }
+
+  cid(v: CborValue | undefined, at: string): string {
+    if (!isContentId(v)) this.fail('must be a content id (64 lowercase hex digits)', at);
+    return v as string;
+  }
+
+  texts(v: CborValue | undefined, at: string): string[] {
+    if (!Array.isArray(v)) this.fail('must be an array of text', at);
+    return v.map((x, i) => (typeof x === 'string' ? x : this.fail('must be text', `${at}[${i}]`)));
+  }
+}
+
+const GRANT_FIELDS = ['issuer', 'subject', 'capability', 'budget_uj', 'budget_funds', 'caveats', 'expiry', 'parent', 'delegate_depth', 'nonce'];
+
+function parseCaveat(r: Reader, v: CborValue, at: string): Caveat {
+  const m = r.map(v, CAVEAT_VARIANTS, at);
+  if (m.size !== 1) r.fail('a caveat is a map of exactly one variant', at);
+  const [k, p] = [...m.entries()][0] as [string, CborValue];
+  const pat = `${at}.${k}`;
+  switch (k) {
+    case 'ActionIn':
+      return { ActionIn: r.texts(p, pat) };
+    case 'PayloadIs':
+      return { PayloadIs: r.cid(p, pat) };
+    case 'CallerIs':
+      return { CallerIs: r.did(p, pat) };
+    case 'NotBefore':
+      return { NotBefore: r.uint(p, pat) };
+    case 'NotAfter':
+      return { NotAfter: r.uint(p, pat) };
+    case 'MaxCostUj':
+      return { MaxCostUj: r.uint(p, pat) };
+    case 'ModelIn': {
+      if (!Array.isArray(p)) r.fail('must be an array of content ids', pat);
+      return { ModelIn: p.map((x, i) => r.cid(x, `${pat}[${i}]`)) };
+    }
+    default:
+      return r.fail(`unknown caveat variant ${k}`, at);
+  }
+}
+
+/** A Grant from its CBOR value, validated field by field; throws ERR_GRANT_MALFORMED naming the field. */
+export function parseGrant(v: CborValue, at = '$grant'): Grant {
+  const r = new Reader('ERR_GRANT_MALFORMED', at);
+  const m = r.map(v, GRANT_FIELDS);
+  const capM = r.map(m.get('capability'), ['resource', 'actions'], `${at}.capability`);
+  const g: {
+    -readonly [K in keyof Grant]: Grant[K];
+  } = {
+    issuer: r.did(m.get('issuer'), `${at}.issuer`),
+    subject: r.did(m.get('subject'), `${at}.subject`),
+    capability: Object.freeze({
+      resource: r.cid(capM.get('resource'), `${at}.capability.resource`),
+      actions: Object.freeze(r.texts(capM.get('actions'), `${at}.capability.actions`)),
+    }),
+    budget_uj: r.uint(m.get('budget_uj'), `${at}.budget_uj`),
+    expiry: r.uint(m.get('expiry'), `${at}.expiry`),
+    nonce: r.bytes(m.get('nonce'), 16, `${at}.nonce`),
+  };
+  if (m.has('budget_funds')) {
+    const f = r.map(m.get('budget_funds'), ['currency', 'minor'], `${at}.budget_funds`);
+    g.budget_funds = Object.freeze({ currency: r.text(f, 'currency', `${at}.budget_funds`), minor: r.uint(f.get('minor'), `${at}.budget_funds.minor`) });
+  }
+  if (m.has('caveats')) {
+    const cv = m.get('caveats');
+    if (!Array.isArray(cv)) return r.fail('must be an array', `${at}.caveats`);
+    // jcp §4.9: "An empty caveat set is omitted from the canonical encoding"
+    if (cv.length === 0) r.fail('an empty caveat set must be omitted, not encoded', `${at}.caveats`);
+    g.caveats = Object.freeze(cv.map((c, i) => Object.freeze(parseCaveat(r, c, `${at}.caveats[${i}]`))));
+  }
+  if (m.has('parent')) g.parent = r.cid(m.get('parent'), `${at}.parent`);
+  if (m.has('delegate_depth')) g.delegate_depth = r.uint(m.get('delegate_depth'), `${at}.delegate_depth`);
+  return Object.freeze(g);
+}
+
+/** A SignedGrant from its CBOR value. */
+export function parseSignedGrant(v: CborValue, at = '$signed_grant'): SignedGrant {
+  const r = new Reader('ERR_GRANT_MALFORMED', at);
+  const m = r.map(v, ['grant', 'signature']);
+  const grant = parseGrant(m.get('grant') as CborValue, `${at}.grant`);
+  return Object.freeze({ grant, signature: r.bytes(m.get('signature'), 64, `${at}.signature`) });
+}
+
+/** A SignedGrant from its canonical bytes (strict decode, then strict parse). */
+export function decodeSignedGrant(bytes: Uint8Array): SignedGrant {
+  return parseSignedGrant(decodeCanonical(bytes));
+}
+
+/** A Frame from its CBOR value; throws ERR_FRAME_MALFORMED naming the field. */
+export function parseFrame(v: CborValue, at = '$frame'): Frame {
+  const r = new Reader('ERR_FRAME_MALFORMED', at);
+  const m = r.map(v, ['kind', 'trust', 'grant_id', 'action', 'resource', 'payload_hash', 'model']);
+  const kind = r.text(m, 'kind', at);
+  if (!(FRAME_KINDS as readonly string[]).includes(kind)) r.fail(`kind must be one of ${FRAME_KINDS.join(', ')}`, `${at}.kind`);
+  const trust = r.text(m, 'trust', at);
+  if (trust !== 'control' && trust !== 'data') r.fail('trust must be control or data', `${at}.trust`);
+  const f: { -readonly [K in keyof Frame]: Frame[K] } = {
+    kind: kind as Frame['kind'],
+    trust: trust as Frame['trust'],
+    grant_id: r.cid(m.get('grant_id'), `${at}.grant_id`),
+    action: r.text(m, 'action', at),
+    resource: r.cid(m.get('resource'), `${at}.resource`),
+    payload_hash: r.cid(m.get('payload_hash'), `${at}.payload_hash`),
+  };
+  if (m.has('model')) f.model = r.cid(m.get('model'), `${at}.model`);
+  return Object.freeze(f);
+}
+
+/** A SignedRevocation from its CBOR value; throws ERR_REVOCATION_MALFORMED naming the field. */
+export function parseSignedRevocation(v: CborValue, at = '$signed_revocation'): SignedRevocation {
+  const r = new Reader('ERR_REVOCATION_MALFORMED', at);
+  const m = r.map(v, ['revocation', 'signature']);
+  const rm = r.map(m.get('revocation'), ['grant_id', 'revoked_by', 'nonce'], `${at}.revocation`);
+  const revocation = Object.freeze({
+    grant_id: r.cid(rm.get('grant_id'), `${at}.revocation.grant_id`),
+    revoked_by: r.did(rm.get('revoked_by'), `${at}.revocation.revoked_by`),
+    nonce: r.bytes(rm.get('nonce'), 16, `${at}.revocation.nonce`),
+  });
+  return Object.freeze({ revocation, signature: r.bytes(m.get('signature'), 64, `${at}.signature`) });
+}
