@@ -125,7 +125,7 @@ describe('Ed25519 backends agree', () => {
     );
   });
 
-  clauseIt([SIGN, RULE], 'S + L (same scalar mod L) is refused by both; a non-canonical key encoding is refused by both', () => {
+  clauseIt([SIGN, RULE], 'S + L (same scalar mod L) and S = L are refused by both; a non-canonical key encoding is refused by both', () => {
     const seed = deriveSeed('malleability');
     const msg = new TextEncoder().encode('jcp');
     const pk = nodeEd25519.publicKeyFromSeed(seed);
@@ -137,6 +137,16 @@ describe('Ed25519 backends agree', () => {
     let t = s + L;
     for (let i = 32; i < 64; i++, t >>= 8n) forged[i] = Number(t & 0xffn);
     for (const b of BACKENDS) expect(b.verify(forged, msg, pk), b.name).toBe(false);
+    // S = L exactly and S = 2^256 − 1 are out of range too: false, never a throw.
+    const atL = sig.slice();
+    t = L;
+    for (let i = 32; i < 64; i++, t >>= 8n) atL[i] = Number(t & 0xffn);
+    const allOnes = sig.slice();
+    allOnes.fill(0xff, 32);
+    for (const b of BACKENDS) {
+      expect(b.verify(atL, msg, pk), `${b.name}: S = L`).toBe(false);
+      expect(b.verify(allOnes, msg, pk), `${b.name}: S = 2^256 - 1`).toBe(false);
+    }
     // The identity point (0, 1) with the sign bit set is a non-canonical A; S = 0, R = identity holds the equation.
     const identity = Uint8Array.from(Buffer.from('01'.padEnd(64, '0'), 'hex'));
     const negZero = identity.slice();
@@ -147,6 +157,32 @@ describe('Ed25519 backends agree', () => {
       expect(b.verify(trivial, msg, identity), `${b.name}: small-order A accepted by the cofactorless rule`).toBe(true);
       expect(b.verify(trivial, msg, negZero), `${b.name}: non-canonical A refused`).toBe(false);
     }
+  });
+  clauseIt([SIGN], 'node’s key caches follow the bytes, not the array: in-place changes and evictions give fresh answers', () => {
+    const msg = Uint8Array.of(9, 9, 9);
+    const seed = deriveSeed('cache-a').slice();
+    const pkA = nodeEd25519.publicKeyFromSeed(seed);
+    const sigA = nodeEd25519.sign(seed, msg);
+    seed.set(deriveSeed('cache-b')); // the same array now holds another seed
+    expect(toHex(nodeEd25519.publicKeyFromSeed(seed))).toBe(toHex(nobleEd25519.publicKeyFromSeed(seed)));
+    expect(toHex(nodeEd25519.sign(seed, msg))).toBe(toHex(nobleEd25519.sign(seed, msg)));
+    const pk = pkA.slice();
+    expect(nodeEd25519.verify(sigA, msg, pk)).toBe(true);
+    pk.set(nodeEd25519.publicKeyFromSeed(seed)); // the same key array now names B, which did not sign
+    expect(nodeEd25519.verify(sigA, msg, pk)).toBe(false);
+    // Returned keys are copies: changing one does not change the next answer.
+    const again = nodeEd25519.publicKeyFromSeed(deriveSeed('cache-a'));
+    again.fill(0);
+    expect(toHex(nodeEd25519.publicKeyFromSeed(deriveSeed('cache-a')))).toBe(toHex(pkA));
+    // Past the cache bound (4096) the oldest entries are evicted and rebuilt, still correct.
+    const filler = new Uint8Array(32);
+    for (let i = 0; i < 4200; i++) {
+      new DataView(filler.buffer).setUint32(0, i + 1);
+      nodeEd25519.publicKeyFromSeed(filler);
+      expect(nodeEd25519.verify(sigA, msg, filler)).toBe(false); // some are curve points, most are not
+    }
+    expect(toHex(nodeEd25519.publicKeyFromSeed(deriveSeed('cache-a')))).toBe(toHex(pkA));
+    expect(nodeEd25519.verify(sigA, msg, pkA)).toBe(true);
   });
 });
 

@@ -167,3 +167,18 @@ describe('a third-party COSE_Sign1 decodes and verifies through the same envelop
     expect(s.signature).toHaveLength(64);
   });
 });
+
+describe('the assembled envelope bytes equal the generic canonical encoder', () => {
+  clauseIt(['jcp/8#cose-sign1-eddsa', 'jcp/3#canonical-det-cbor'], 'Sig_structure and the tagged COSE_Sign1 are canonical CBOR of the RFC 9052 structures', async () => {
+    const { sigStructure } = await import('../../impl/cose/sign1.ts');
+    for (const len of [0, 1, 23, 24, 255, 256, 65535, 65536]) {
+      const payload = new Uint8Array(len).fill(7);
+      const prot = protectedHeaderBytes(stewardKid(steward.did));
+      expect(Buffer.from(sigStructure(prot, payload)).equals(Buffer.from(encodeCanonical(['Signature1', prot, new Uint8Array(), payload])))).toBe(true);
+      const env = signSign1(payload, stewardKid(steward.did), steward.seed, defaultEd25519());
+      const sig = env.slice(env.length - 64);
+      const generic = encodeCanonical(cborTag(18, [prot, new Map(), payload, sig]), { allowTags: true });
+      expect(Buffer.from(env).equals(Buffer.from(generic))).toBe(true);
+    }
+  });
+});

@@ -225,6 +225,75 @@ function _bigint(e: _Enc, v: bigint): void {
 /** Text as UTF-8 (major 3); a lone surrogate has no UTF-8 form and is refused rather than replaced. */
 function _text(e: _Enc, s: string): void {
   const n = s.length;
+  if (n <= _SHORT_TEXT) {
+    // most text is short ASCII: write it in one pass, and start over only if a character is not ASCII
+    _ensure(e, n + 2);
+    const b = e.buf;
+    const at = e.pos;
+    let p = at;
+    // jcp §3: "shortest integer form" — the length in the initial byte below 24, else in one byte (n < 256 here)
+    if (n < 24) b[p++] = 0x60 | n;
+    else {
+      b[p++] = 0x78;
+      b[p++] = n;
+    }
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) {
+        e.pos = at;
+        return _textShort(e, s);
+      }
+      b[p++] = c;
+    }
+    e.pos = p;
+    return;
+  }
+  // long text: TextEncoder writes it, after a native check for what it would silently replace
+  if (_LONE_SURROGATE.test(s)) throw _loneSurrogate(s);
+  const at = e.pos;
+  const most = 3 * n;
+  const guess = _headSize(most);
+  _ensure(e, guess + most);
+  const written = _encoder.encodeInto(s, e.buf.subarray(at + guess, at + guess + most)).written;
+  const size = _headSize(written);
+  if (size < guess) e.buf.copyWithin(at + size, at + guess, at + guess + written);
+  _head(e, 3, written);
+  e.pos = at + size + written;
+}
+
+/** The short non-ASCII case of {@link _text}: measure (refusing lone surrogates), then write. */
+function _textShort(e: _Enc, s: string): void {
+  const n = s.length;
+  const len = _utf8Length(s);
+  if (len < 0) throw _loneSurrogate(s);
+  _head(e, 3, len);
+  _ensure(e, len);
+  const b = e.buf;
+  let p = e.pos;
+  for (let i = 0; i < n; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) b[p++] = c;
+    else if (c < 0x800) {
+      b[p++] = 0xc0 | (c >> 6);
+      b[p++] = 0x80 | (c & 0x3f);
+    } else if (c >= 0xd800 && c <= 0xdbff) {
+      c = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(++i) - 0xdc00);
+      b[p++] = 0xf0 | (c >> 18);
+      b[p++] = 0x80 | ((c >> 12) & 0x3f);
+      b[p++] = 0x80 | ((c >> 6) & 0x3f);
+      b[p++] = 0x80 | (c & 0x3f);
+    } else {
+      b[p++] = 0xe0 | (c >> 12);
+      b[p++] = 0x80 | ((c >> 6) & 0x3f);
+      b[p++] = 0x80 | (c & 0x3f);
+    }
+  }
+  e.pos = p;
+}
+
+/** Length of `s` in UTF-8, or −1 when it holds a lone surrogate (no UTF-8 form). */
+function _utf8Length(s: string): number {
+  const n = s.length;
   let len = n;
   for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
@@ -232,46 +301,22 @@ function _text(e: _Enc, s: string): void {
     if (c < 0x800) len += 1;
     else if (c >= 0xd800 && c <= 0xdbff) {
       const d = s.charCodeAt(i + 1);
-      if (!(d >= 0xdc00 && d <= 0xdfff)) throw _loneSurrogate(i);
+      if (!(d >= 0xdc00 && d <= 0xdfff)) return -1;
       len += 2; // 4 bytes for 2 code units
       i++;
-    } else if (c >= 0xdc00 && c <= 0xdfff) throw _loneSurrogate(i);
+    } else if (c >= 0xdc00 && c <= 0xdfff) return -1;
     else len += 2;
   }
-  _head(e, 3, len);
-  _ensure(e, len);
-  const b = e.buf;
-  let p = e.pos;
-  if (n > 64) {
-    _encoder.encodeInto(s, b.subarray(p, p + len));
-  } else if (len === n) {
-    for (let i = 0; i < n; i++) b[p++] = s.charCodeAt(i);
-  } else {
-    for (let i = 0; i < n; i++) {
-      let c = s.charCodeAt(i);
-      if (c < 0x80) b[p++] = c;
-      else if (c < 0x800) {
-        b[p++] = 0xc0 | (c >> 6);
-        b[p++] = 0x80 | (c & 0x3f);
-      } else if (c >= 0xd800 && c <= 0xdbff) {
-        c = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(++i) - 0xdc00);
-        b[p++] = 0xf0 | (c >> 18);
-        b[p++] = 0x80 | ((c >> 12) & 0x3f);
-        b[p++] = 0x80 | ((c >> 6) & 0x3f);
-        b[p++] = 0x80 | (c & 0x3f);
-      } else {
-        b[p++] = 0xe0 | (c >> 12);
-        b[p++] = 0x80 | ((c >> 6) & 0x3f);
-        b[p++] = 0x80 | (c & 0x3f);
-      }
-    }
-  }
-  e.pos += len;
+  return len;
 }
 
+const _SHORT_TEXT = 96;
+/** In a `u` regular expression a surrogate pair is one code point, so this matches lone surrogates only. */
+const _LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 const _encoder = new TextEncoder();
 
-function _loneSurrogate(i: number): _Fault {
+function _loneSurrogate(s: string): _Fault {
+  const i = s.search(_LONE_SURROGATE);
   return new _Fault('ERR_CBOR_UNENCODABLE', `text with a lone surrogate at UTF-16 index ${i} (not valid Unicode, no UTF-8 form)`);
 }
 
@@ -315,15 +360,15 @@ function _object(e: _Enc, o: Record<string, unknown>, depth: number): void {
     throw new _Fault('ERR_CBOR_UNENCODABLE', 'an object with symbol keys (map keys of a plain object are text)');
   }
   const keys = Object.keys(o);
+  // jcp §3: "length-first then bytewise key order" — for text keys, UTF-8 length first, then UTF-8 bytes
+  _sortTextKeys(keys);
   // the count is known only once undefined properties are skipped: reserve the widest head it could need
   const headAt = e.pos;
   const reserved = _headSize(keys.length);
   _ensure(e, reserved);
   e.pos += reserved;
   const bodyAt = e.pos;
-  const offs: number[] = [];
   let n = 0;
-  let sorted = true;
   let k = '';
   try {
     for (k of keys) {
@@ -331,19 +376,14 @@ function _object(e: _Enc, o: Record<string, unknown>, depth: number): void {
       const val = o[k];
       // jcp §4: "an absent OPTIONAL field is omitted from the canonical encoding entirely"
       if (val === undefined) continue;
-      const ks = e.pos;
       _text(e, k);
-      const ke = e.pos;
-      if (sorted && n > 0 && _compareKeyRanges(e.buf, offs[2 * n - 2]!, offs[2 * n - 1]!, e.buf, ks, ke) > 0) sorted = false;
-      offs.push(ks, ke);
-      n++;
       _item(e, val, depth);
+      n++;
     }
   } catch (x) {
     throw _annotate(x, _textSeg(k), o);
   }
-  // distinct JS strings have distinct UTF-8, so a plain object cannot hold a duplicate key
-  if (!sorted) _sortEntries(e, bodyAt, offs, n, () => 'text');
+  // distinct JS strings have distinct UTF-8 (lone surrogates are refused), so a plain object has no duplicate key
   const size = _headSize(n);
   if (size < reserved) {
     e.buf.copyWithin(headAt + size, bodyAt, e.pos);
@@ -353,6 +393,97 @@ function _object(e: _Enc, o: Record<string, unknown>, depth: number): void {
   e.pos = headAt;
   _head(e, 5, n);
   e.pos = end;
+}
+
+/**
+ * Sorts text keys into the order of their encodings: shorter UTF-8 first, then by UTF-8 bytes, which is code point
+ * order. Already-sorted keys (the usual case) cost one pass; small sets are insertion-sorted in place.
+ */
+function _sortTextKeys(keys: string[]): void {
+  const n = keys.length;
+  if (n < 2) return;
+  if (n <= _CACHE_KEYS_AT_MOST) {
+    const hit = _cachedOrder(keys);
+    if (hit !== undefined) {
+      for (let i = 0; i < n; i++) keys[i] = hit[i]!;
+      return;
+    }
+  }
+  const lens: number[] = new Array<number>(n);
+  let sorted = true;
+  for (let i = 0; i < n; i++) {
+    const k = keys[i]!;
+    lens[i] = _utf8Length(k);
+    if (sorted && i > 0 && _compareText(keys[i - 1]!, lens[i - 1]!, k, lens[i]!) > 0) sorted = false;
+  }
+  if (sorted) return;
+  const input = n <= _CACHE_KEYS_AT_MOST ? keys.slice() : undefined;
+  if (n > 32) {
+    const idx = Array.from({ length: n }, (_, i) => i);
+    idx.sort((i, j) => _compareText(keys[i]!, lens[i]!, keys[j]!, lens[j]!));
+    const copy = keys.slice();
+    for (let i = 0; i < n; i++) keys[i] = copy[idx[i]!]!;
+  } else {
+    _insertionSort(keys, lens);
+  }
+  if (input !== undefined) _remember(input, keys.slice());
+}
+
+function _insertionSort(keys: string[], lens: number[]): void {
+  const n = keys.length;
+  for (let i = 1; i < n; i++) {
+    const k = keys[i]!;
+    const l = lens[i]!;
+    let j = i - 1;
+    while (j >= 0 && _compareText(keys[j]!, lens[j]!, k, l) > 0) {
+      keys[j + 1] = keys[j]!;
+      lens[j + 1] = lens[j]!;
+      j--;
+    }
+    keys[j + 1] = k;
+    lens[j + 1] = l;
+  }
+}
+
+// Objects of one shape (a receipt core, a grant) come back again and again with their keys in the same unsorted order.
+// A few recent (input order → sorted order) pairs spare re-sorting them; a hit needs every key identical, in place.
+const _CACHE_KEYS_AT_MOST = 64;
+const _CACHE_SIZE = 16;
+const _orderCache: { readonly input: readonly string[]; readonly sorted: readonly string[] }[] = [];
+let _orderNext = 0;
+
+function _cachedOrder(keys: readonly string[]): readonly string[] | undefined {
+  const n = keys.length;
+  search: for (const c of _orderCache) {
+    if (c.input.length !== n) continue;
+    for (let i = 0; i < n; i++) if (c.input[i] !== keys[i]) continue search;
+    return c.sorted;
+  }
+  return undefined;
+}
+
+function _remember(input: readonly string[], sorted: readonly string[]): void {
+  _orderCache[_orderNext] = { input, sorted };
+  _orderNext = (_orderNext + 1) % _CACHE_SIZE;
+}
+
+/** The order of two text keys' encodings given their UTF-8 lengths (a lone surrogate, length −1, is refused later). */
+function _compareText(a: string, la: number, b: string, lb: number): number {
+  if (la !== lb) return la - lb;
+  // UTF-16 order is code point order except where a surrogate meets U+E000 … U+FFFF
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x !== y) {
+      if (x >= 0xd800 && y >= 0xd800) {
+        x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+        y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+      }
+      return x - y;
+    }
+  }
+  return a.length - b.length;
 }
 
 function _map(e: _Enc, m: ReadonlyMap<unknown, unknown>, depth: number): void {

@@ -1,5 +1,5 @@
 // RFC 9052 §4.2–§4.4 COSE_Sign1 with EdDSA (alg −8), as jcp §8 seals receipts: protected {1: −8, 4: kid}, empty unprotected.
-import { cborTag, decodeCanonical, encodeCanonical, type CborMap, type CborValue } from '../cbor/index.ts';
+import { decodeCanonical, encodeCanonical, type CborMap, type CborValue } from '../cbor/index.ts';
 import { JcpError, isJcpError } from '../errors.ts';
 import type { Ed25519 } from '../identity/ed25519.ts';
 
@@ -31,17 +31,56 @@ export function protectedHeaderBytes(kid: Uint8Array): Uint8Array {
   );
 }
 
-/** RFC 9052 §4.4 Sig_structure for COSE_Sign1: ["Signature1", body_protected, external_aad, payload]. */
+/** The canonical head of a byte string of `len` bytes (major type 2, shortest argument). */
+function bstrHead(len: number): Uint8Array {
+  if (len < 24) return Uint8Array.of(0x40 | len);
+  if (len < 0x100) return Uint8Array.of(0x58, len);
+  if (len < 0x10000) return Uint8Array.of(0x59, len >> 8, len & 0xff);
+  return Uint8Array.of(0x5a, (len >>> 24) & 0xff, (len >> 16) & 0xff, (len >> 8) & 0xff, len & 0xff);
+}
+
+/** A piece of an assembled encoding: a byte string (head added) or bytes copied as they are. */
+type Piece = Uint8Array | { readonly raw: Uint8Array };
+
+/** Concatenates canonical pieces, copying each byte string once, straight into the result. */
+function assemble(pieces: readonly Piece[]): Uint8Array {
+  const parts: Uint8Array[] = [];
+  for (const p of pieces) {
+    if (p instanceof Uint8Array) parts.push(bstrHead(p.length), p);
+    else parts.push(p.raw);
+  }
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+// 0x84 (array of 4), then the text "Signature1" (0x6a + 10 bytes)
+const SIG1_PREFIX = Uint8Array.of(0x84, 0x6a, ...new TextEncoder().encode('Signature1'));
+
+/**
+ * RFC 9052 §4.4 Sig_structure for COSE_Sign1: ["Signature1", body_protected, external_aad, payload], canonically
+ * encoded. Assembled directly (the tests check it equals the generic encoder's bytes and the cose-wg example's).
+ */
 export function sigStructure(protectedBytes: Uint8Array, payload: Uint8Array, externalAad: Uint8Array = EMPTY): Uint8Array {
-  return encodeCanonical(['Signature1', protectedBytes, externalAad, payload]);
+  return assemble([{ raw: SIG1_PREFIX }, protectedBytes, externalAad, payload]);
 }
 
 /** Seals `payload` as a tagged COSE_Sign1 signed with `seed`, protected header {1: −8, 4: kid}, unprotected {}. */
 export function signSign1(payload: Uint8Array, kid: Uint8Array, seed: Uint8Array, backend: Ed25519, protectedBytes?: Uint8Array): Uint8Array {
   const prot = protectedBytes ?? protectedHeaderBytes(kid);
   const signature = backend.sign(seed, sigStructure(prot, payload));
-  return encodeCanonical(cborTag(COSE_SIGN1_TAG, [prot, new Map(), payload, signature]), { allowTags: true });
+  // 0xd2 = tag 18, 0x84 = array of 4, then protected bstr, unprotected {} (0xa0), payload bstr, signature bstr
+  return assemble([{ raw: TAG18_ARRAY4 }, prot, { raw: EMPTY_MAP }, payload, signature]);
 }
+
+const TAG18_ARRAY4 = Uint8Array.of(0xd2, 0x84);
+const EMPTY_MAP = Uint8Array.of(0xa0);
 
 function malformed(msg: string, cause?: unknown): never {
   throw new JcpError('ERR_COSE_MALFORMED', msg, undefined, cause === undefined ? undefined : { cause });

@@ -121,12 +121,16 @@ function _averify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Ar
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// node:crypto backend, with bounded caches of KeyObjects (building one costs about as much as a signature).
+// node:crypto backend, with bounded caches of KeyObjects (building one costs more than a signature).
+//
+// Keys are imported as RFC 8037 JWKs, which node hands straight to OpenSSL's raw-key constructor: about 7× faster
+// than DER through OpenSSL's decoder framework (measured on node 20: private ~95 µs vs ~690 µs, public ~33 µs vs
+// ~200 µs). Node requires `x` in a private JWK but derives the public key from `d` and ignores `x`; should a later
+// node check `x`, the import falls back to PKCS#8 DER.
 
 /** Most entries each KeyObject cache holds; the oldest insertion is evicted first. */
 const _CACHE_CAP = 4096;
 const _PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
-const _SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
 /** A cached private key: its KeyObject and, once asked for, its public key bytes. */
 interface _PrivateEntry {
@@ -138,9 +142,13 @@ const _privateKeys = new Map<string, _PrivateEntry>();
 /** Public KeyObjects by key bytes; null marks bytes refused by the rule before OpenSSL sees them. */
 const _publicKeys = new Map<string, KeyObject | null>();
 
+function _view(b: Uint8Array): Buffer {
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+}
+
 /** A cache key holding exactly the bytes of `b` (latin1: one char per byte, built natively). */
 function _cacheKey(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
+  return _view(b).toString('latin1');
 }
 
 function _remember<V>(map: Map<string, V>, k: string, v: V): V {
@@ -149,12 +157,19 @@ function _remember<V>(map: Map<string, V>, k: string, v: V): V {
   return v;
 }
 
+function _importSeed(seed: Uint8Array): KeyObject {
+  try {
+    return createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: _view(seed).toString('base64url'), x: '' }, format: 'jwk' });
+  } catch {
+    return createPrivateKey({ key: Buffer.concat([_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
+  }
+}
+
 function _privateEntry(seed: Uint8Array): _PrivateEntry {
   const k = _cacheKey(seed);
   const hit = _privateKeys.get(k);
   if (hit !== undefined) return hit;
-  const key = createPrivateKey({ key: Buffer.concat([_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
-  return _remember(_privateKeys, k, { key, publicKey: undefined });
+  return _remember(_privateKeys, k, { key: _importSeed(seed), publicKey: undefined });
 }
 
 function _publicKeyObject(publicKey: Uint8Array): KeyObject | null {
@@ -165,7 +180,7 @@ function _publicKeyObject(publicKey: Uint8Array): KeyObject | null {
   // Rule step 2: OpenSSL alone accepts a non-canonical A, so it is refused here.
   if (_isCanonicalPoint(publicKey)) {
     try {
-      key = createPublicKey({ key: Buffer.concat([_SPKI_PREFIX, publicKey]), format: 'der', type: 'spki' });
+      key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: _view(publicKey).toString('base64url') }, format: 'jwk' });
     } catch {
       key = null;
     }
@@ -179,8 +194,10 @@ export const nodeEd25519: Ed25519 = Object.freeze({
   publicKeyFromSeed(seed: Uint8Array): Uint8Array {
     const e = _privateEntry(_aseed(seed));
     if (e.publicKey === undefined) {
-      const der = createPublicKey(e.key).export({ format: 'der', type: 'spki' });
-      e.publicKey = new Uint8Array(der.subarray(_SPKI_PREFIX.length));
+      const x = e.key.export({ format: 'jwk' }).x;
+      const pk = typeof x === 'string' ? Buffer.from(x, 'base64url') : undefined;
+      if (pk?.length !== 32) throw new Error('node:crypto exported no 32-byte Ed25519 public key');
+      e.publicKey = new Uint8Array(pk);
     }
     return e.publicKey.slice();
   },

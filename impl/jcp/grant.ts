@@ -8,6 +8,8 @@ import { grantToCbor, parseGrant } from './codec.ts';
 import { contentIdOfBytes } from './content-id.ts';
 import type { Caveat, ContentId, Did, Funds, Grant, SignedGrant } from './types.ts';
 
+// Grants are immutable values: mint and parse return frozen objects, and their byte fields (nonce) must not be
+// changed in place, since the canonical bytes and id are memoised per grant object.
 const bytesCache = new WeakMap<Grant, Uint8Array>();
 const idCache = new WeakMap<Grant, ContentId>();
 
@@ -44,12 +46,16 @@ export function didPublicKey(did: Did): Uint8Array {
 }
 
 const verified = new Map<string, boolean>();
+const verifiedObjects = new WeakMap<SignedGrant, { readonly sig: Uint8Array; readonly ok: boolean }>();
 /**
  * jcp §4: does the grant's signature verify under its issuer's key? Memoised on (grant id, signature): the id binds
  * every signed byte, the issuer included, so the verdict for that pair can never change.
  */
 export function verifyGrantSignature(sg: SignedGrant, backend: Ed25519 = defaultEd25519()): boolean {
-  if (sg.signature.length !== 64) return false;
+  if (!(sg.signature instanceof Uint8Array) || sg.signature.length !== 64) return false;
+  // Fast path per object; the signature bytes are compared again so a signature changed in place is never trusted.
+  const o = verifiedObjects.get(sg);
+  if (o !== undefined && bytesEqual(o.sig, sg.signature)) return o.ok;
   const key = grantId(sg.grant) + toHex(sg.signature);
   const hit = verified.get(key);
   if (hit !== undefined) return hit;
@@ -61,6 +67,7 @@ export function verifyGrantSignature(sg: SignedGrant, backend: Ed25519 = default
   }
   if (verified.size >= 65536) verified.delete(verified.keys().next().value as string);
   verified.set(key, ok);
+  verifiedObjects.set(sg, { sig: sg.signature.slice(), ok });
   return ok;
 }
 

@@ -1,0 +1,75 @@
+// npm run bench — decide-and-seal per second and receipt verifications per second, each as a ratio to raw node:crypto
+// Ed25519 signs and verifies per second measured in the same run (ARCHITECTURE.md: ratios, never absolute times).
+// Rounds interleave the baseline and the measured work, and the median ratio is reported, because this machine is shared.
+import { createPrivateKey, createPublicKey, sign as rawSign, verify as rawVerify } from 'node:crypto';
+import { createEnforcementPoint, grantId, mintGrant, verifyReceipt, type DecisionRequest } from '../impl/index.ts';
+import { blake3 } from '../impl/hash/blake3.ts';
+import { deriveSeed, keyPairFromSeed } from '../impl/identity/ed25519.ts';
+import { contentId } from '../impl/jcp/content-id.ts';
+
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 7);
+const ROUND_MS = Number(process.env['BENCH_ROUND_MS'] ?? 400);
+
+/** Operations per second of `op` over about `ms` milliseconds. */
+function rate(op: (i: number) => void, ms = ROUND_MS): number {
+  for (let i = 0; i < 50; i++) op(i); // warm
+  const start = process.hrtime.bigint();
+  const budget = BigInt(ms) * 1_000_000n;
+  let n = 0;
+  let elapsed = 0n;
+  while (elapsed < budget) {
+    for (let k = 0; k < 25; k++) op(n++);
+    elapsed = process.hrtime.bigint() - start;
+  }
+  return n / (Number(elapsed) / 1e9);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+// --- fixtures -------------------------------------------------------------------------------------------------------
+const steward = keyPairFromSeed(deriveSeed('bench:steward'));
+const issuer = keyPairFromSeed(deriveSeed('bench:issuer'));
+const holder = keyPairFromSeed(deriveSeed('bench:holder'));
+const resource = contentId({ resource: 'bench-tool' });
+const grant = mintGrant(issuer, { subject: holder.did, resource, actions: ['call'], budget_uj: (1n << 62n), nonce: blake3(new Uint8Array([1])).slice(0, 16) });
+const payloads = Array.from({ length: 256 }, (_, i) => contentId({ payload: i }));
+const point = createEnforcementPoint({ steward });
+const request = (i: number): DecisionRequest => ({
+  frame: { kind: 'tool-call', trust: 'control', grant_id: grantId(grant.grant), action: 'call', resource, payload_hash: payloads[i & 255]! },
+  chain: [grant],
+  caller: holder.did,
+  cost: { uj: 1_000n, provenance: 'Estimator' },
+  now_s: 1_700_000_000n,
+});
+const receipts = Array.from({ length: 256 }, (_, i) => point.decide(request(i)).receipt);
+
+// raw baseline: node:crypto Ed25519 with pre-built key objects, over a message the size of a receipt's Sig_structure
+const priv = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(steward.seed)]), format: 'der', type: 'pkcs8' });
+const pub = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(steward.publicKey)]), format: 'der', type: 'spki' });
+const msg = Buffer.alloc(receipts[0]!.length - 64, 7);
+const sig = rawSign(null, msg, priv);
+
+const signR: number[] = [];
+const decideR: number[] = [];
+const verifyR: number[] = [];
+const vReceiptR: number[] = [];
+for (let r = 0; r < ROUNDS; r++) {
+  const s = rate(() => rawSign(null, msg, priv));
+  const d = rate((i) => point.decide(request(i)));
+  signR.push(d / s);
+  const v = rate(() => rawVerify(null, msg, pub, sig));
+  const vr = rate((i) => verifyReceipt(receipts[i & 255]!, { steward: steward.did }));
+  verifyR.push(vr / v);
+  decideR.push(d);
+  vReceiptR.push(vr);
+  process.stdout.write(`round ${r + 1}/${ROUNDS}: decide-and-seal ${(d / s).toFixed(3)} × raw sign, verify receipt ${(vr / v).toFixed(3)} × raw verify\n`);
+}
+
+const rows = [
+  { what: 'decide-and-seal / raw Ed25519 sign', ratio: median(signR), target: 0.8 },
+  { what: 'receipt verification / raw Ed25519 verify', ratio: median(verifyR), target: 0.8 },
+];
+console.log('\nbenchmark (median of interleaved rounds)            ratio   target  result');
+for (const r of rows) console.log(`${r.what.padEnd(52)} ${r.ratio.toFixed(3)}   ≥ ${r.target}   ${r.ratio >= r.target ? 'met' : 'NOT MET'}`);
+console.log(`(absolute rates on this machine, for context only: ${Math.round(median(decideR))} decide-and-seal/s, ${Math.round(median(vReceiptR))} receipt verifications/s)`);
+process.exitCode = rows.every((r) => r.ratio >= r.target) ? 0 : 1;

@@ -1,0 +1,163 @@
+// RFC 8949 Appendix A, replayed in place from shared/external-vectors/cbor/ against jcp §3 det-CBOR and the §11 refusals.
+import { describe, expect } from 'vitest';
+import { fromHexLoose, toHex } from '../../impl/bytes.ts';
+import { cborEquals, cborTag, decodeCanonical, encodeCanonical, type CborValue } from '../../impl/cbor/index.ts';
+import { isJcpError, type JcpErrorCode } from '../../impl/errors.ts';
+import { clauseIt } from '../clause.ts';
+import { describeWithShared, readVectorJson } from '../external-vectors.ts';
+
+/** The vector file's shape (see its `valueNotation`). */
+interface Rfc8949Vectors {
+  readonly source: string;
+  readonly valueNotation: string;
+  readonly canonical: readonly { readonly hex: string; readonly value: unknown }[];
+  readonly refusedInSignedCore: readonly { readonly hex: string; readonly why: string }[];
+  readonly nonCanonical: readonly { readonly hex: string; readonly why: string }[];
+}
+
+const FILE = 'cbor/rfc8949-appendix-a.json';
+
+/**
+ * A value in the file's notation as a CborValue. A string is text, except the top-level value of an item whose first
+ * byte is major type 0 or 1: there it is a decimal integer beyond 2^53.
+ */
+function fromNotation(v: unknown, topMajor?: number): CborValue {
+  if (typeof v === 'number') {
+    if (!Number.isSafeInteger(v)) throw new Error(`notation: ${v} is not a safe integer`);
+    return v;
+  }
+  if (typeof v === 'string') {
+    if (topMajor === 0 || topMajor === 1) {
+      if (!/^-?[0-9]+$/.test(v)) throw new Error(`notation: integer item written as ${JSON.stringify(v)}`);
+      return BigInt(v);
+    }
+    return v;
+  }
+  if (Array.isArray(v)) return v.map((x) => fromNotation(x));
+  if (typeof v === 'object' && v !== null) {
+    const o = v as Record<string, unknown>;
+    if (typeof o['bytes'] === 'string' && Object.keys(o).length === 1) return fromHexLoose(o['bytes'], 'notation bytes');
+    if (Array.isArray(o['map']) && Object.keys(o).length === 1) {
+      const m = new Map<CborValue, CborValue>();
+      for (const entry of o['map'] as unknown[]) {
+        if (!Array.isArray(entry) || entry.length !== 2) throw new Error('notation: a map entry is not [key, value]');
+        m.set(fromNotation(entry[0]), fromNotation(entry[1]));
+      }
+      return m;
+    }
+  }
+  throw new Error(`notation: cannot read ${JSON.stringify(v)}`);
+}
+
+/** The code a signed core's refusal must carry, from the item's first byte alone. */
+function refusalCodeOf(hex: string): JcpErrorCode {
+  const ib = parseInt(hex.slice(0, 2), 16);
+  const major = ib >> 5;
+  const ai = ib & 31;
+  if (ai === 31) return 'ERR_CBOR_INDEFINITE_LENGTH';
+  if (major === 6) return 'ERR_CBOR_TAG';
+  if (major === 7 && ai >= 25 && ai <= 27) return 'ERR_CBOR_FLOAT';
+  if (major === 7 && ai <= 24) return 'ERR_CBOR_SIMPLE_VALUE';
+  throw new Error(`no expected refusal for first byte 0x${hex.slice(0, 2)}`);
+}
+
+/** The code a non-canonical vector must be refused with, read from its `why` (first rule that matches wins). */
+const WHY_RULES: readonly (readonly [RegExp, JcpErrorCode])[] = [
+  [/shortest form|in an? \d-byte argument/i, 'ERR_CBOR_NOT_SHORTEST'],
+  [/out of order/i, 'ERR_CBOR_UNSORTED_KEYS'],
+  [/duplicate/i, 'ERR_CBOR_DUPLICATE_KEY'],
+  [/truncated|missing|cut short/i, 'ERR_CBOR_TRUNCATED'],
+  [/trailing/i, 'ERR_CBOR_TRAILING_BYTES'],
+  [/invalid utf-8/i, 'ERR_CBOR_INVALID_UTF8'],
+];
+
+function nonCanonicalCodeOf(why: string): JcpErrorCode {
+  for (const [re, code] of WHY_RULES) if (re.test(why)) return code;
+  throw new Error(`no expected code for a non-canonical vector whose why is ${JSON.stringify(why)}: add a rule`);
+}
+
+function refusalOf(f: () => unknown): unknown {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
+
+function expectRefused(hex: string, code: JcpErrorCode): void {
+  const e = refusalOf(() => decodeCanonical(fromHexLoose(hex)));
+  expect(isJcpError(e), `${hex} must be refused with a JcpError, got ${String(e)}`).toBe(true);
+  expect((e as { code: string }).code, hex).toBe(code);
+}
+
+describeWithShared('vectors', 'RFC 8949 Appendix A against det-CBOR', (dir) => {
+  const v = readVectorJson<Rfc8949Vectors>(dir, FILE);
+  const ran = { canonical: 0, refusedInSignedCore: 0, nonCanonical: 0 };
+
+  describe('canonical: decode equals the value, encode equals the bytes', () => {
+    for (const c of v.canonical) {
+      clauseIt(
+        ['jcp/3#canonical-det-cbor', 'jcp/3#shortest-integer-form', 'jcp/3#key-order-length-first'],
+        `${c.hex} ⇄ ${JSON.stringify(c.value)}`,
+        () => {
+          const bytes = fromHexLoose(c.hex);
+          const value = fromNotation(c.value, (bytes[0] ?? 0) >> 5);
+          const decoded = decodeCanonical(bytes);
+          expect(cborEquals(decoded, value), `decode(${c.hex})`).toBe(true);
+          expect(toHex(encodeCanonical(value))).toBe(c.hex.toLowerCase());
+          ran.canonical++;
+        },
+      );
+    }
+  });
+
+  describe('refused in a signed core, with the code its first byte names', () => {
+    for (const r of v.refusedInSignedCore) {
+      clauseIt(['jcp/3#no-float-bool-null', 'jcp/11#reject-non-canonical'], `${r.hex} (${r.why})`, () => {
+        expectRefused(r.hex, refusalCodeOf(r.hex));
+        ran.refusedInSignedCore++;
+      });
+    }
+    clauseIt(['jcp/3#canonical-det-cbor'], 'the tagged items decode when their tag is allowed, contents under the same rules', () => {
+      let tagged = 0;
+      for (const r of v.refusedInSignedCore) {
+        if (refusalCodeOf(r.hex) !== 'ERR_CBOR_TAG') continue;
+        const bytes = fromHexLoose(r.hex);
+        const tag = (bytes[0] as number) & 31;
+        expect(tag, `${r.hex}: these vectors carry tag numbers in the initial byte`).toBeLessThan(24);
+        const decoded = decodeCanonical(bytes, { allowTags: [tag] });
+        expect(cborEquals(decoded, cborTag(tag, decodeCanonical(bytes.subarray(1)))), r.hex).toBe(true);
+        expect(toHex(encodeCanonical(decoded, { allowTags: true }))).toBe(r.hex.toLowerCase());
+        expectRefusedWith(() => decodeCanonical(bytes, { allowTags: [tag + 1] }), 'ERR_CBOR_TAG');
+        tagged++;
+      }
+      expect(tagged).toBeGreaterThan(0);
+    });
+  });
+
+  describe('non-canonical: refused with the code its why names', () => {
+    for (const n of v.nonCanonical) {
+      clauseIt(['jcp/11#reject-non-canonical', 'jcp/3#canonical-det-cbor'], `${n.hex} (${n.why})`, () => {
+        expectRefused(n.hex, nonCanonicalCodeOf(n.why));
+        ran.nonCanonical++;
+      });
+    }
+  });
+
+  clauseIt(['jcp/3#canonical-det-cbor', 'jcp/11#reject-non-canonical'], 'every vector of every group ran', () => {
+    expect(v.canonical.length).toBeGreaterThan(0);
+    expect(v.refusedInSignedCore.length).toBeGreaterThan(0);
+    expect(v.nonCanonical.length).toBeGreaterThan(0);
+    expect(ran).toEqual({
+      canonical: v.canonical.length,
+      refusedInSignedCore: v.refusedInSignedCore.length,
+      nonCanonical: v.nonCanonical.length,
+    });
+  });
+});
+
+function expectRefusedWith(f: () => unknown, code: JcpErrorCode): void {
+  const e = refusalOf(f);
+  expect(isJcpError(e, code), `expected ${code}, got ${String(e)}`).toBe(true);
+}
