@@ -70,13 +70,20 @@ export function publicKeyFromDid(did: string): Uint8Array {
   return bytes.slice(2);
 }
 
+const _KNOWN_MAX = 4096;
+const _known = new Set<string>();
+
 /**
  * True when `s` is a well-formed Ed25519 did:key in the sense of {@link publicKeyFromDid}; false for any other value.
  * Syntactic only: whether the 32 bytes are a usable curve point is left to verification.
  */
 export function isDidKey(s: unknown): boolean {
+  if (typeof s === 'string' && _known.has(s)) return true;
   try {
     publicKeyFromDid(s as string);
+    // Remember well-formed strings (bounded): receipts and grants name the same few actors again and again.
+    if (_known.size >= _KNOWN_MAX) _known.delete(_known.values().next().value as string);
+    _known.add(s as string);
     return true;
   } catch (e) {
     if (e instanceof JcpError) return false;
