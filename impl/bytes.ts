@@ -66,3 +66,24 @@ export function abytes<T extends Uint8Array>(
   }
   return b;
 }
+
+const POOLED_MAX = 2048;
+
+/**
+ * A fresh, zero-filled Uint8Array of `n` bytes that no one else references. Small ones are carved from Node's Buffer
+ * pool: allocating a separate backing store per typed array costs over a microsecond here, which is a large share of
+ * a decision. The result is a plain Uint8Array (not a Buffer), so `.slice()` on it copies as usual. With `zero`
+ * false the bytes are left as they were (internal callers that overwrite every byte).
+ */
+export function allocBytes(n: number, zero = true): Uint8Array {
+  if (n > POOLED_MAX || typeof Buffer === 'undefined') return new Uint8Array(n);
+  const b = zero ? Buffer.allocUnsafe(n).fill(0) : Buffer.allocUnsafe(n);
+  return new Uint8Array(b.buffer, b.byteOffset, n);
+}
+
+/** A copy of `src` in a fresh array from {@link allocBytes}. */
+export function copyBytes(src: Uint8Array): Uint8Array {
+  const out = allocBytes(src.length, false);
+  out.set(src);
+  return out;
+}

@@ -182,3 +182,32 @@ describe('the assembled envelope bytes equal the generic canonical encoder', () 
     }
   });
 });
+
+describe('the direct receipt-core writer', () => {
+  clauseIt(['jcp/3#canonical-det-cbor', 'jcp/3#key-order-length-first'], 'writes exactly the generic canonical encoder’s bytes, for random cores', async () => {
+    const fc = (await import('fast-check')).default;
+    const { encodeReceiptCore } = await import('../../impl/receipt/encode-core.ts');
+    const { fcParams } = await import('../external-vectors.ts');
+    const text = fc.string({ unit: fc.constantFrom('a', 'Z', '-', '/', 'é', '€', '𝄞'), minLength: 1, maxLength: 70 });
+    const uint = fc.bigInt({ min: 0n, max: (1n << 64n) - 1n });
+    const core = fc.record(
+      {
+        jcp_receipt: fc.constant('jcp/2'),
+        grant_id: text, issuer: text, subject: text, resource: text, action: text, payload_hash: text,
+        frame_kind: text, trust: text, verdict: text, deny_reason: text, cost_uj: uint, energy_provenance: text,
+        energy_coverage: text, budget_remaining_uj: uint, budget_uj: uint, steward: text,
+        chain_ids: fc.array(text, { minLength: 1, maxLength: 4 }),
+      },
+      { requiredKeys: ['jcp_receipt', 'grant_id', 'cost_uj', 'steward'] },
+    );
+    fc.assert(
+      fc.property(core, (c) => {
+        const direct = encodeReceiptCore(c as unknown as ReceiptCore);
+        const generic = encodeCanonical(coreToCbor(c as unknown as ReceiptCore));
+        expect(Buffer.from(direct).toString('hex')).toBe(Buffer.from(generic).toString('hex'));
+      }),
+      fcParams(300),
+    );
+    expect(Buffer.from(encodeReceiptCore(allow.core)).equals(Buffer.from(encodeCanonical(coreToCbor(allow.core))))).toBe(true);
+  });
+});

@@ -1,4 +1,5 @@
 // RFC 9052 §4.2–§4.4 COSE_Sign1 with EdDSA (alg −8), as jcp §8 seals receipts: protected {1: −8, 4: kid}, empty unprotected.
+import { allocBytes } from '../bytes.ts';
 import { decodeCanonical, encodeCanonical, type CborMap, type CborValue } from '../cbor/index.ts';
 import { JcpError, isJcpError } from '../errors.ts';
 import type { Ed25519 } from '../identity/ed25519.ts';
@@ -31,31 +32,53 @@ export function protectedHeaderBytes(kid: Uint8Array): Uint8Array {
   );
 }
 
-/** The canonical head of a byte string of `len` bytes (major type 2, shortest argument). */
-function bstrHead(len: number): Uint8Array {
-  if (len < 24) return Uint8Array.of(0x40 | len);
-  if (len < 0x100) return Uint8Array.of(0x58, len);
-  if (len < 0x10000) return Uint8Array.of(0x59, len >> 8, len & 0xff);
-  return Uint8Array.of(0x5a, (len >>> 24) & 0xff, (len >> 16) & 0xff, (len >> 8) & 0xff, len & 0xff);
+/** Bytes of the canonical head of a byte string of `len` bytes (major type 2, shortest argument). */
+function bstrHeadSize(len: number): number {
+  return len < 24 ? 1 : len < 0x100 ? 2 : len < 0x10000 ? 3 : 5;
 }
 
-/** A piece of an assembled encoding: a byte string (head added) or bytes copied as they are. */
+function writeBstrHead(out: Uint8Array, o: number, len: number): number {
+  if (len < 24) {
+    out[o] = 0x40 | len;
+    return o + 1;
+  }
+  if (len < 0x100) {
+    out[o] = 0x58;
+    out[o + 1] = len;
+    return o + 2;
+  }
+  if (len < 0x10000) {
+    out[o] = 0x59;
+    out[o + 1] = len >> 8;
+    out[o + 2] = len & 0xff;
+    return o + 3;
+  }
+  out[o] = 0x5a;
+  out[o + 1] = (len >>> 24) & 0xff;
+  out[o + 2] = (len >> 16) & 0xff;
+  out[o + 3] = (len >> 8) & 0xff;
+  out[o + 4] = len & 0xff;
+  return o + 5;
+}
+
+/** A piece of an assembled encoding: a byte string (its head is written before it) or bytes copied as they are. */
 type Piece = Uint8Array | { readonly raw: Uint8Array };
 
-/** Concatenates canonical pieces, copying each byte string once, straight into the result. */
+/** Concatenates canonical pieces into one allocation, copying each byte string once. */
 function assemble(pieces: readonly Piece[]): Uint8Array {
-  const parts: Uint8Array[] = [];
-  for (const p of pieces) {
-    if (p instanceof Uint8Array) parts.push(bstrHead(p.length), p);
-    else parts.push(p.raw);
-  }
   let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
+  for (const p of pieces) n += p instanceof Uint8Array ? bstrHeadSize(p.length) + p.length : p.raw.length;
+  const out = allocBytes(n, false);
   let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
+  for (const p of pieces) {
+    if (p instanceof Uint8Array) {
+      o = writeBstrHead(out, o, p.length);
+      out.set(p, o);
+      o += p.length;
+    } else {
+      out.set(p.raw, o);
+      o += p.raw.length;
+    }
   }
   return out;
 }
@@ -73,7 +96,11 @@ export function sigStructure(protectedBytes: Uint8Array, payload: Uint8Array, ex
 
 /** Seals `payload` as a tagged COSE_Sign1 signed with `seed`, protected header {1: −8, 4: kid}, unprotected {}. */
 export function signSign1(payload: Uint8Array, kid: Uint8Array, seed: Uint8Array, backend: Ed25519, protectedBytes?: Uint8Array): Uint8Array {
-  const prot = protectedBytes ?? protectedHeaderBytes(kid);
+  return signSign1WithHeader(payload, protectedBytes ?? protectedHeaderBytes(kid), seed, backend);
+}
+
+/** {@link signSign1} with the protected bucket already encoded (a steward's header never changes). */
+export function signSign1WithHeader(payload: Uint8Array, prot: Uint8Array, seed: Uint8Array, backend: Ed25519): Uint8Array {
   const signature = backend.sign(seed, sigStructure(prot, payload));
   // 0xd2 = tag 18, 0x84 = array of 4, then protected bstr, unprotected {} (0xa0), payload bstr, signature bstr
   return assemble([{ raw: TAG18_ARRAY4 }, prot, { raw: EMPTY_MAP }, payload, signature]);
