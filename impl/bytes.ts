@@ -80,10 +80,3 @@ export function allocBytes(n: number, zero = true): Uint8Array {
   const b = zero ? Buffer.allocUnsafe(n).fill(0) : Buffer.allocUnsafe(n);
   return new Uint8Array(b.buffer, b.byteOffset, n);
 }
-
-/** A copy of `src` in a fresh array from {@link allocBytes}. */
-export function copyBytes(src: Uint8Array): Uint8Array {
-  const out = allocBytes(src.length, false);
-  out.set(src);
-  return out;
-}

@@ -1,5 +1,4 @@
 // jcp §3, §11: the strict det-CBOR decoder — "MUST reject a non-canonical body", so every byte string has one reading.
-import { copyBytes } from '../bytes.ts';
 import { JcpError, type JcpErrorCode } from '../errors.ts';
 import { _compareKeyRanges } from './key-order.ts';
 import { _depthOption, _optionsObject } from './limits.ts';
@@ -158,7 +157,7 @@ function _item(d: _Dec, depth: number): CborValue {
     case 2: {
       const len = _length(d, start, arg, 1, 'byte string');
       d.p = p + len;
-      return copyBytes(b.subarray(p, p + len));
+      return b.slice(p, p + len);
     }
     case 3: {
       const len = _length(d, start, arg, 1, 'text string');

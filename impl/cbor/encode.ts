@@ -1,5 +1,4 @@
 // jcp §3: the canonical det-CBOR encoder (RFC 8949 §4.2.1 as §3 states it: length-first key order, shortest forms).
-import { copyBytes } from '../bytes.ts';
 import { JcpError, type JcpErrorCode } from '../errors.ts';
 import { _compareKeyRanges } from './key-order.ts';
 import { _depthOption, _optionsObject } from './limits.ts';
@@ -32,7 +31,7 @@ export function encodeCanonical(value: CborInput, opts?: EncodeOptions): Uint8Ar
   if (reuse) _busy = true;
   try {
     _item(e, value, 0);
-    return copyBytes(e.buf.subarray(0, e.pos));
+    return e.buf.slice(0, e.pos);
   } catch (x) {
     throw x instanceof _Fault ? _toJcpError(x) : x;
   } finally {

@@ -65,10 +65,12 @@ function writeBstrHead(out: Uint8Array, o: number, len: number): number {
 type Piece = Uint8Array | { readonly raw: Uint8Array };
 
 /** Concatenates canonical pieces into one allocation, copying each byte string once. */
-function assemble(pieces: readonly Piece[]): Uint8Array {
+function assemble(pieces: readonly Piece[], scratch = false): Uint8Array {
   let n = 0;
   for (const p of pieces) n += p instanceof Uint8Array ? bstrHeadSize(p.length) + p.length : p.raw.length;
-  const out = allocBytes(n, false);
+  // a scratch result (a Sig_structure, signed or verified and then dropped) may live in Node's shared Buffer pool;
+  // anything handed to a caller gets an ArrayBuffer of its own
+  const out = scratch ? allocBytes(n, false) : new Uint8Array(n);
   let o = 0;
   for (const p of pieces) {
     if (p instanceof Uint8Array) {
@@ -94,6 +96,11 @@ export function sigStructure(protectedBytes: Uint8Array, payload: Uint8Array, ex
   return assemble([{ raw: SIG1_PREFIX }, protectedBytes, externalAad, payload]);
 }
 
+/** {@link sigStructure} in scratch memory, for a signature made or checked at once. */
+function scratchSigStructure(protectedBytes: Uint8Array, payload: Uint8Array): Uint8Array {
+  return assemble([{ raw: SIG1_PREFIX }, protectedBytes, EMPTY, payload], true);
+}
+
 /** Seals `payload` as a tagged COSE_Sign1 signed with `seed`, protected header {1: −8, 4: kid}, unprotected {}. */
 export function signSign1(payload: Uint8Array, kid: Uint8Array, seed: Uint8Array, backend: Ed25519, protectedBytes?: Uint8Array): Uint8Array {
   return signSign1WithHeader(payload, protectedBytes ?? protectedHeaderBytes(kid), seed, backend);
@@ -101,7 +108,7 @@ export function signSign1(payload: Uint8Array, kid: Uint8Array, seed: Uint8Array
 
 /** {@link signSign1} with the protected bucket already encoded (a steward's header never changes). */
 export function signSign1WithHeader(payload: Uint8Array, prot: Uint8Array, seed: Uint8Array, backend: Ed25519): Uint8Array {
-  const signature = backend.sign(seed, sigStructure(prot, payload));
+  const signature = backend.sign(seed, scratchSigStructure(prot, payload));
   // 0xd2 = tag 18, 0x84 = array of 4, then protected bstr, unprotected {} (0xa0), payload bstr, signature bstr
   return assemble([{ raw: TAG18_ARRAY4 }, prot, { raw: EMPTY_MAP }, payload, signature]);
 }
@@ -157,5 +164,5 @@ export function verifySign1(s: Sign1, publicKey: Uint8Array, backend: Ed25519): 
   if (s.signature.length !== 64) {
     throw new JcpError('ERR_SIGNATURE_LENGTH', `an EdDSA COSE signature is 64 bytes, got ${s.signature.length}`);
   }
-  return backend.verify(s.signature, sigStructure(s.protectedBytes, s.payload), publicKey);
+  return backend.verify(s.signature, scratchSigStructure(s.protectedBytes, s.payload), publicKey);
 }

@@ -1,6 +1,5 @@
 // jcp §3 and §8: the canonical det-CBOR of a receipt core, written directly for speed (a decision seals one each).
 // It must equal the generic encoder's bytes exactly; harness/conformance/receipt.test.ts checks that over random cores.
-import { copyBytes } from '../bytes.ts';
 import { compareEncodedKeys, encodeCanonical } from '../cbor/index.ts';
 import { coreToCbor, type ReceiptCore } from './core.ts';
 
@@ -85,7 +84,7 @@ function ascii(s: string): boolean {
  */
 export function encodeReceiptCore(core: ReceiptCore): Uint8Array {
   const v = writeReceiptCore(core);
-  return v.buffer === buf.buffer ? copyBytes(v) : v;
+  return v.buffer === buf.buffer ? v.slice() : v;
 }
 
 /**
