@@ -74,6 +74,11 @@ export const PROFILE_FIELDS: Readonly<Record<ReceiptProfile, Readonly<Record<str
   'jcp/2': { ...COMMON, payload_hash: { kind: 'cid', required: true }, energy_coverage: { kind: 'partial', required: false } },
 };
 
+const REQUIRED: Readonly<Record<ReceiptProfile, readonly string[]>> = {
+  'jcp/1': Object.keys(PROFILE_FIELDS['jcp/1']).filter((k) => PROFILE_FIELDS['jcp/1'][k]!.required),
+  'jcp/2': Object.keys(PROFILE_FIELDS['jcp/2']).filter((k) => PROFILE_FIELDS['jcp/2'][k]!.required),
+};
+
 /** The CBOR value of a core; absent optional fields are omitted. */
 export function coreToCbor(c: ReceiptCore): CborInput {
   return {
@@ -148,14 +153,20 @@ export function parseReceiptCore(v: CborValue): ReceiptCore {
       profile: typeof tag === 'string' ? tag : null,
     });
   }
-  const spec = PROFILE_FIELDS[tag as ReceiptProfile];
+  const profile = tag as ReceiptProfile;
+  const spec = PROFILE_FIELDS[profile];
   const out: Record<string, unknown> = {};
+  let required = 0;
   for (const [k, val] of m) {
-    if (typeof k !== 'string' || !(k in spec)) bad(`field ${JSON.stringify(String(k))} is not part of the ${tag} profile`, String(k));
-    out[k] = readField(spec[k]!.kind, val, k);
+    const f = typeof k === 'string' && Object.hasOwn(spec, k) ? spec[k]! : undefined;
+    if (f === undefined) bad(`field ${JSON.stringify(String(k))} is not part of the ${tag} profile`, String(k));
+    if (f.required) required++;
+    out[k as string] = readField(f.kind, val, k as string);
   }
-  for (const [k, s] of Object.entries(spec)) {
-    if (s.required && !(k in out)) bad(`${tag} receipt lacks required field ${k}`, k);
+  // every field was read once (a map has no duplicate keys), so a count short of the profile's means one is missing
+  if (required !== REQUIRED[profile].length) {
+    const missing = REQUIRED[profile].find((k) => !(k in out))!;
+    bad(`${tag} receipt lacks required field ${missing}`, missing);
   }
   // jcp §8: "deny_reason = string ; omitted on allow"
   if (out['verdict'] === 'allow' && 'deny_reason' in out) bad('an allow receipt carries no deny_reason', 'deny_reason');
