@@ -137,7 +137,7 @@ describe('jcp §4.9 caveats bind on every link', () => {
     expect(point().decide(chainReq([cRoot, cChild], carol.did, {}, 'read')).verdict).toBe('allow');
   });
 
-  clauseIt(['jcp/4.9#child-carries-parent-caveats', 'jcp/4.2#broken-or-amplifying-denied'], 'a chain whose child dropped a caveat does not verify', () => {
+  clauseIt(['jcp/4.9#child-carries-parent-caveats', 'jcp/4.9#drop-caveat-refused', 'jcp/4.2#broken-or-amplifying-denied'], 'a chain whose child dropped a caveat does not verify', () => {
     const dropped = rawChild(cRoot, bob, { caveats: undefined as never });
     const g = { ...dropped.grant } as Record<string, unknown>;
     delete g['caveats'];
@@ -208,7 +208,7 @@ describe('jcp §4.3 revocation', () => {
     }
   });
 
-  clauseIt(['jcp/4.3#verify-revocation-authority'], 'a forged revocation is never admitted, and the point is unchanged', () => {
+  clauseIt(['jcp/4.3#verify-revocation-authority', 'jcp/4.3#revoked-by-equals-issuer'], 'a forged revocation is never admitted, and the point is unchanged', () => {
     const p = point();
     const forged = [
       mintRevocation(mallory, grantId(root.grant), nonce('forge1')), // not the issuer

@@ -154,7 +154,7 @@ describe('jcp §4.4 delegation control', () => {
 });
 
 describe('jcp §4.5 sharded budgets', () => {
-  clauseIt(['jcp/4.5#shard-refuse-overspend'], 'slices that sum past the parent are refused at mint; slices that fit are minted', () => {
+  clauseIt(['jcp/4.5#shard-refuse-overspend', 'jcp/4.5#holder-must-shard'], 'slices that sum past the parent are refused at mint; slices that fit are minted', () => {
     const root = rootGrant({ nonce: nonce('shard-root') });
     const slices = (a: bigint, b: bigint) => [
       { subject: carol.did, budget_uj: a, nonce: nonce(`s1-${a}`) },

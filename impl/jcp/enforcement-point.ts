@@ -60,6 +60,27 @@ function checkCost(cost: Cost): void {
   }
 }
 
+const FRAME_TEXT = ['kind', 'trust', 'grant_id', 'action', 'resource', 'payload_hash'] as const;
+
+function checkFrame(f: unknown): void {
+  if (typeof f !== 'object' || f === null) throw new JcpError('ERR_BAD_ARGUMENT', 'frame must be an object (jcp §6)');
+  const r = f as Record<string, unknown>;
+  for (const k of FRAME_TEXT) if (typeof r[k] !== 'string') throw new JcpError('ERR_BAD_ARGUMENT', `frame.${k} must be a string`);
+  if (r['model'] !== undefined && typeof r['model'] !== 'string') throw new JcpError('ERR_BAD_ARGUMENT', 'frame.model must be a content id when present');
+}
+
+function checkSignedGrant(sg: unknown, i: number): void {
+  const o = sg as { grant?: unknown; signature?: unknown } | null;
+  if (typeof o !== 'object' || o === null || typeof o.grant !== 'object' || o.grant === null || !(o.signature instanceof Uint8Array)) {
+    throw new JcpError('ERR_BAD_ARGUMENT', `chain[${i}] must be a signed grant {grant, signature}`);
+  }
+  const g = o.grant as Record<string, unknown>;
+  const cap = g['capability'] as Record<string, unknown> | undefined;
+  if (typeof g['issuer'] !== 'string' || typeof g['subject'] !== 'string' || typeof g['budget_uj'] !== 'bigint' || typeof g['expiry'] !== 'bigint' || typeof cap !== 'object' || cap === null || !Array.isArray(cap['actions'])) {
+    throw new JcpError('ERR_BAD_ARGUMENT', `chain[${i}].grant is not a grant (parse wire input with parseSignedGrant first)`);
+  }
+}
+
 /** Creates an enforcement point with empty spend and no revocations. */
 export function createEnforcementPoint(opts: EnforcementPointOptions): EnforcementPoint {
   const backend = opts.backend ?? defaultEd25519();
@@ -114,9 +135,12 @@ export function createEnforcementPoint(opts: EnforcementPointOptions): Enforceme
   return Object.freeze({
     steward: steward.did,
     decide(req: DecisionRequest): Decision {
-      if (!req || !Array.isArray(req.chain) || req.chain.length === 0) {
+      if (typeof req !== 'object' || req === null || !Array.isArray(req.chain) || req.chain.length === 0) {
         throw new JcpError('ERR_BAD_ARGUMENT', 'a decision request needs a frame and a non-empty chain of signed grants');
       }
+      checkFrame(req.frame);
+      req.chain.forEach(checkSignedGrant);
+      if (typeof req.caller !== 'string') throw new JcpError('ERR_BAD_ARGUMENT', 'caller must be a did:key string');
       checkCost(req.cost);
       if (typeof req.now_s !== 'bigint') throw new JcpError('ERR_BAD_ARGUMENT', 'now_s must be a bigint (unix seconds)');
       const j = judge(req, state, backend);
@@ -127,6 +151,11 @@ export function createEnforcementPoint(opts: EnforcementPointOptions): Enforceme
       return seal(req, j);
     },
     revoke(revocation: SignedRevocation, grant: SignedGrant): void {
+      const r = (revocation as unknown as { revocation?: Record<string, unknown> } | null)?.revocation;
+      if (typeof r !== 'object' || r === null || typeof r['grant_id'] !== 'string' || typeof r['revoked_by'] !== 'string' || !(r['nonce'] instanceof Uint8Array) || !(revocation.signature instanceof Uint8Array)) {
+        throw new JcpError('ERR_BAD_ARGUMENT', 'revocation must be a signed revocation {revocation: {grant_id, revoked_by, nonce}, signature}');
+      }
+      checkSignedGrant(grant, 0);
       // jcp §4.3: "MUST verify authority before honoring one"
       verifyRevocationAuthority(revocation, grant.grant, backend);
       revoked.add(grantId(grant.grant));

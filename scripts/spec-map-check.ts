@@ -1,0 +1,88 @@
+// npm run spec-map:check — the clause index against the spec texts and the tests:
+// fails on a test naming an unknown clause, a quote no longer in its spec, or a MUST clause of an implemented class
+// with no test (unless allowlisted with a reason); prints MUST coverage per spec and lists what is uncovered.
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { allClauses, loadSpecs, normaliseText, type Clause } from '../spec-map/index.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SPEC_DIR = process.env['JCP_SPEC_DIR'] ?? resolve(ROOT, '..', 'shared', 'spec');
+const MUST_LEVELS = new Set(['MUST', 'MUST NOT', 'REQUIRED']);
+const ID_RE = /['"`]((?:jcp|jouleclaw|sense)\/[0-9A-Za-z.]+#[a-z0-9][a-z0-9-]*)['"`]/g;
+
+const problems: string[] = [];
+
+// 1. quotes against the spec texts, read in place
+if (existsSync(SPEC_DIR)) {
+  for (const s of loadSpecs()) {
+    const path = join(SPEC_DIR, s.file);
+    if (!existsSync(path)) {
+      problems.push(`spec text ${s.file} is not in ${SPEC_DIR}`);
+      continue;
+    }
+    const text = normaliseText(readFileSync(path, 'utf8'));
+    for (const c of s.clauses) if (!text.includes(normaliseText(c.quote))) problems.push(`${c.id}: quote no longer occurs in ${s.file}: "${c.quote}"`);
+  }
+} else {
+  const line = `spec texts not found at ${SPEC_DIR}: quotes were not checked`;
+  if (process.env['CI'] === 'true') problems.push(`${line} (a failure under CI=true)`);
+  else console.log(line);
+}
+
+// 2. clause ids named by tests
+function walk(dir: string, out: string[] = []): string[] {
+  for (const n of readdirSync(dir)) {
+    if (n === 'node_modules' || n.startsWith('.')) continue;
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (n.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+const clauses = allClauses();
+const named = new Map<string, Set<string>>();
+for (const f of ['harness', 'impl', 'spec-map', 'vectors', 'mutation', 'hardware-lab'].map((d) => join(ROOT, d)).filter(existsSync).flatMap((d) => walk(d))) {
+  for (const m of readFileSync(f, 'utf8').matchAll(ID_RE)) {
+    const id = m[1]!;
+    const rel = relative(ROOT, f);
+    if (!clauses.has(id)) problems.push(`${rel} names unknown clause ${id}`);
+    (named.get(id) ?? named.set(id, new Set()).get(id)!).add(rel);
+  }
+}
+
+// 3. MUST clauses of implemented classes need a test or an allowlisted reason
+const implemented = new Set<string>((JSON.parse(readFileSync(join(ROOT, 'spec-map', 'implemented.json'), 'utf8')) as { classes: string[] }).classes);
+const allow = (JSON.parse(readFileSync(join(ROOT, 'spec-map', 'allowlist.json'), 'utf8')) as { clauses: Array<{ id: string; reason: string }> }).clauses;
+const allowed = new Map(allow.map((a) => [a.id, a.reason]));
+for (const a of allow) {
+  if (!clauses.has(a.id)) problems.push(`allowlist names unknown clause ${a.id}`);
+  else if (named.has(a.id)) problems.push(`allowlist holds ${a.id}, which a test now names: remove it`);
+  if (!a.reason || a.reason.length < 20) problems.push(`allowlist entry ${a.id} needs a reason`);
+}
+const isMust = (c: Clause) => MUST_LEVELS.has(c.level);
+const ofImplemented = (c: Clause) => c.classes.some((k) => implemented.has(k));
+const uncovered: Clause[] = [];
+for (const c of clauses.values()) if (isMust(c) && ofImplemented(c) && !named.has(c.id) && !allowed.has(c.id)) uncovered.push(c);
+for (const c of uncovered) problems.push(`${c.id} (${c.level}, ${c.classes.join(' ')}) has no test: "${c.quote}"`);
+
+// 4. coverage per spec
+console.log('MUST-level clause coverage (clauses named by at least one test / all MUST, MUST NOT and REQUIRED clauses)');
+for (const s of loadSpecs()) {
+  const must = s.clauses.filter(isMust);
+  const cov = must.filter((c) => named.has(c.id));
+  const impl = must.filter(ofImplemented);
+  const implCov = impl.filter((c) => named.has(c.id) || allowed.has(c.id));
+  console.log(`  ${s.spec.padEnd(10)} ${String(cov.length).padStart(4)} / ${String(must.length).padEnd(4)} all classes;  ${implCov.length} / ${impl.length} of implemented classes`);
+  const open = must.filter((c) => !named.has(c.id)).map((c) => c.id);
+  if (open.length && process.argv.includes('--list')) console.log(`    uncovered: ${open.join(', ')}`);
+}
+console.log(`implemented classes: ${[...implemented].join(', ')}; allowlisted: ${allow.length}`);
+if (!process.argv.includes('--list')) console.log('(run with --list to name every uncovered MUST clause)');
+
+if (problems.length) {
+  console.log(`\nspec-map:check found ${problems.length} problem(s):`);
+  for (const p of problems) console.log(`  - ${p}`);
+  process.exit(1);
+}
+console.log('spec-map:check passed');
