@@ -2,6 +2,24 @@
 // The ids go into the test's name as ⟦id id …⟧ and its meta, so the reports, the spec map and the kill matrix read one index.
 import { it, type TestContext } from 'vitest';
 import { findClause } from '../spec-map/index.ts';
+import { testeeInfo } from './driver.ts';
+import { TesteeFailure, UnimplementedError } from './implementation.ts';
+
+/** How a conformance test ended, as the reports grade it. */
+export type Outcome = 'passed' | 'failed' | 'unimplemented' | 'not claimed' | 'errored' | 'timeout' | 'crash' | 'expected failure';
+
+const LEVEL_RANK: Record<string, number> = { MUST: 0, 'MUST NOT': 0, REQUIRED: 0, SHOULD: 1, 'SHOULD NOT': 1, RECOMMENDED: 1, MAY: 2, OPEN: 3 };
+
+/** The class ids of the clauses a test names. */
+export function classesOfClauses(ids: readonly string[]): string[] {
+  return [...new Set(ids.flatMap((id) => findClause(id)?.classes ?? []))];
+}
+
+/** The strongest level among the clauses a test names (MUST-level results are graded apart from SHOULD-level). */
+export function levelOfClauses(ids: readonly string[]): string {
+  const levels = ids.map((id) => findClause(id)?.level ?? 'OPEN');
+  return levels.sort((a, b) => (LEVEL_RANK[a] ?? 9) - (LEVEL_RANK[b] ?? 9))[0] ?? 'OPEN';
+}
 
 const OPEN = '⟦';
 const CLOSE = '⟧';
@@ -27,7 +45,12 @@ export function clausesOf(testName: string): string[] {
   return testName.slice(i + 1, j).split(' ').filter(Boolean);
 }
 
-/** A conformance test naming the clauses it checks. */
+/**
+ * A conformance test naming the clauses it checks. It runs against the implementation under test (harness/driver.ts)
+ * and records its outcome in the test's meta: a test none of whose classes the testee claims is skipped as
+ * "not claimed"; an operation the testee answers "unimplemented" skips it as "unimplemented"; a testee that hangs,
+ * dies or breaks the protocol fails it as "timeout", "crash" or "errored". None of those counts as passed.
+ */
 export function clauseIt(
   ids: readonly string[],
   title: string,
@@ -35,11 +58,38 @@ export function clauseIt(
   timeout?: number,
 ): void {
   assertKnownClauses(ids);
+  const classes = classesOfClauses(ids);
   it(
     clauseTitle(ids, title),
-    (ctx) => {
-      (ctx.task.meta as Record<string, unknown>)['clauses'] = [...ids];
-      return fn(ctx) as void | Promise<void>;
+    async (ctx) => {
+      const meta = ctx.task.meta as Record<string, unknown>;
+      meta['clauses'] = [...ids];
+      meta['classes'] = classes;
+      meta['level'] = levelOfClauses(ids);
+      const info = await testeeInfo();
+      if (classes.length > 0 && !classes.some((k) => info.claims.includes(k))) {
+        meta['outcome'] = 'not claimed';
+        ctx.skip(`the implementation claims none of ${classes.join(', ')}`);
+        return;
+      }
+      try {
+        await fn(ctx);
+        meta['outcome'] = 'passed';
+      } catch (thrown) {
+        // a property runner (fast-check) wraps what it caught: grade the testee's own failure, not the wrapper
+        const e = thrown instanceof Error && (thrown.cause instanceof UnimplementedError || thrown.cause instanceof TesteeFailure) ? thrown.cause : thrown;
+        if (e instanceof UnimplementedError) {
+          meta['outcome'] = 'unimplemented';
+          meta['detail'] = e.message;
+          ctx.skip(e.message);
+          return;
+        }
+        if (e instanceof TesteeFailure) {
+          meta['outcome'] = e.kind === 'protocol' ? 'errored' : e.kind;
+          if (e.transcript) meta['transcript'] = e.transcript;
+        } else meta['outcome'] = 'failed';
+        throw thrown;
+      }
     },
     timeout,
   );

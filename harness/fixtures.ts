@@ -1,23 +1,12 @@
-// Deterministic fixtures for conformance tests: keys from labelled seeds, nonces and resources from labels.
-import {
-  blake3,
-  contentId,
-  createEnforcementPoint,
-  deriveSeed,
-  keyPairFromSeed,
-  mintGrant,
-  type Cost,
-  type EnforcementPoint,
-  type Frame,
-  type KeyPair,
-  type RootGrantFields,
-  type SignedGrant,
-} from '../impl/index.ts';
-import { grantId } from '../impl/jcp/grant.ts';
+// Deterministic fixtures for conformance tests: keys from labelled seeds, nonces and resources from labels, and
+// small builders over the implementation under test. Every value is the same on every machine.
+import { implementation } from './driver.ts';
+import type { DecideFields, FrameFields, MintFields, Minted } from './implementation.ts';
+import { blake3, contentId, decodeCanonical, deriveSeed, keyPairFromSeed, parseSignedGrant, type KeyPair, type SignedGrant } from './oracle.ts';
 
 const utf8 = new TextEncoder();
 
-/** A key pair from a label: the same label gives the same key on every machine. */
+/** A key pair from a label (seed, public key, did:key computed by the reference). */
 export function key(label: string): KeyPair {
   return keyPairFromSeed(deriveSeed(label));
 }
@@ -46,13 +35,13 @@ export const steward = key('steward'); // seals receipts
 export const TOOL = resource('tool:search');
 
 /** An estimated cost of `uj` microjoules. */
-export function cost(uj: bigint, provenance: Cost['provenance'] = 'Estimator'): Cost {
+export function cost(uj: bigint, provenance = 'Estimator'): DecideFields['cost'] {
   return { uj, provenance };
 }
 
-/** A root grant from alice to bob over TOOL, 1000 µJ, actions call and read, unless overridden. */
-export function rootGrant(over: Partial<RootGrantFields> = {}, issuer: KeyPair = alice): SignedGrant {
-  return mintGrant(issuer, {
+/** Mints, in the implementation under test, a root grant from `issuer` (alice) to bob over TOOL, 1000 µJ, actions call and read. */
+export function rootGrant(over: Partial<MintFields> = {}, issuer: KeyPair = alice): Promise<Minted> {
+  return implementation().mintGrant(issuer.seed, {
     subject: bob.did,
     resource: TOOL,
     actions: ['call', 'read'],
@@ -62,20 +51,26 @@ export function rootGrant(over: Partial<RootGrantFields> = {}, issuer: KeyPair =
   });
 }
 
-/** A control tool-call frame exercising `sg` with action `call`, unless overridden. */
-export function frameFor(sg: SignedGrant, over: Partial<Frame> = {}): Frame {
+/** The grant inside a minted signed grant, read by the reference (to build frames and expectations). */
+export function grantOf(m: Minted | Uint8Array): SignedGrant {
+  return parseSignedGrant(decodeCanonical(m instanceof Uint8Array ? m : m.signed_grant));
+}
+
+/** A control tool-call frame exercising `m` with action `call`, unless overridden. */
+export function frameFor(m: Minted, over: Partial<FrameFields> = {}): FrameFields {
+  const g = grantOf(m).grant;
   return {
     kind: 'tool-call',
     trust: 'control',
-    grant_id: grantId(sg.grant),
+    grant_id: m.grant_id,
     action: 'call',
-    resource: sg.grant.capability.resource,
+    resource: g.capability.resource,
     payload_hash: payload('args'),
     ...over,
   };
 }
 
-/** A fresh enforcement point sealing with the steward key. */
-export function point(trustRoots?: Record<string, string[]>): EnforcementPoint {
-  return createEnforcementPoint({ steward, ...(trustRoots ? { trustRoots } : {}) });
+/** A fresh enforcement point in the implementation under test, sealing with the steward key. */
+export function point(trustRoots?: Record<string, string[]>) {
+  return implementation().newPoint(steward.seed, trustRoots);
 }

@@ -1,23 +1,18 @@
-// jcp §3 canonical det-CBOR and the §11 "MUST reject a non-canonical body": hand-written cases and properties.
+// jcp §3 canonical det-CBOR and the §11 "MUST reject a non-canonical body", checked through the implementation's
+// strict decoder (cbor.check: a strict decode, then a canonical re-encode). Canonical bytes must come back byte for
+// byte; every non-canonical form, float, bool, null, simple value, tag (a signed core carries none, tag 18 included),
+// indefinite length, truncation, trailing byte, invalid UTF-8, unsorted or duplicate key must be refused with its
+// ERR_CBOR_* code. Where an input breaks two rules at once (a tag whose head is also too wide), either code is
+// accepted: the spec names no order among them. The reference's TypeScript encoder/decoder API (options, encode
+// refusals of JS values, refusal offsets, the exact code of each multi-fault input) is unit-tested in
+// impl/cbor/cbor.test.ts.
 import fc from 'fast-check';
-import { decode as cborxDecode } from 'cbor-x';
 import { describe, expect } from 'vitest';
-import { concatBytes, fromHex, toHex } from '../../impl/bytes.ts';
-import {
-  cborEquals,
-  cborTag,
-  compareEncodedKeys,
-  decodeCanonical,
-  encodeCanonical,
-  isCborTagged,
-  type CborInput,
-  type CborMap,
-  type CborValue,
-  type DecodeOptions,
-} from '../../impl/cbor/index.ts';
-import { JcpError, type JcpErrorCode } from '../../impl/errors.ts';
 import { clauseIt } from '../clause.ts';
+import { implementation } from '../driver.ts';
 import { fcParams } from '../external-vectors.ts';
+import { TesteeError, TesteeFailure, UnimplementedError } from '../implementation.ts';
+import { concatBytes, encodeCanonical, fromHex, toHex, type CborMap, type CborValue, type JcpErrorCode } from '../oracle.ts';
 
 const CANONICAL = 'jcp/3#canonical-det-cbor';
 const KEY_ORDER = 'jcp/3#key-order-length-first';
@@ -28,482 +23,305 @@ const REJECT = 'jcp/11#reject-non-canonical';
 
 // ---- helpers ----
 
-/** What `f` did: 'ok', the JcpError's code, or a description of any other throw (always a failure). */
-function outcome(f: () => unknown): string {
+const SAME = 'same';
+
+/**
+ * What the implementation's strict decoder made of `input`: 'same' when it came back byte for byte, a description
+ * when it came back changed, or the code of the TesteeError refusing it. Anything else (a TesteeFailure: the testee
+ * hung, died or broke the protocol) propagates and fails the test.
+ */
+async function check(input: Uint8Array | string): Promise<string> {
+  const bytes = typeof input === 'string' ? fromHex(input) : input;
   try {
-    f();
-    return 'ok';
+    const out = await implementation().cborCheck(bytes);
+    if (toHex(out) === toHex(bytes)) return SAME;
+    const h = toHex(out);
+    return `accepted but re-encoded as ${h.length > 80 ? `${h.slice(0, 80)}…` : h}`;
   } catch (e) {
-    if (e instanceof JcpError) return e.code;
-    return `not a JcpError: ${String(e)}`;
+    if (e instanceof TesteeError) return e.code;
+    throw e;
   }
 }
 
-function thrown(f: () => unknown): JcpError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof JcpError) return e;
-    throw new Error(`expected a JcpError, got ${String(e)}`);
-  }
-  throw new Error('expected a JcpError, nothing was thrown');
+const label = (hex: string): string => (hex.length > 64 ? `${hex.slice(0, 64)}… (${hex.length / 2} bytes)` : hex || '(empty)');
+
+async function expectSame(hex: string): Promise<void> {
+  expect(await check(hex), label(hex)).toBe(SAME);
 }
 
-const hexOf = (v: CborInput, allowTags = false): string => toHex(encodeCanonical(v, { allowTags }));
-const dec = (hex: string, opts?: DecodeOptions): CborValue => decodeCanonical(fromHex(hex), opts);
-const decCode = (hex: string, opts?: DecodeOptions): string => outcome(() => dec(hex, opts));
-const encCode = (v: unknown, allowTags = false): string => outcome(() => encodeCanonical(v as CborInput, { allowTags }));
+/** Refused with `code`, or with one of `codes` where the input breaks more than one rule. */
+async function expectRefused(hex: string, code: JcpErrorCode | readonly JcpErrorCode[]): Promise<void> {
+  const got = await check(hex);
+  if (typeof code === 'string') expect(got, label(hex)).toBe(code);
+  else expect(code, `${label(hex)} came back ${got}`).toContain(got);
+}
 
-// ---- encoding ----
-
-describe('encoding: shortest forms and exact integer range', () => {
-  clauseIt([CANONICAL, KEY_ORDER], 'encode({a:1}) is a1 61 61 01 (a one-byte map head)', () => {
-    expect(hexOf({ a: 1 })).toBe('a1616101');
-  });
-
-  clauseIt([SHORTEST], 'each integer takes the shortest head, number and bigint alike', () => {
-    const cases: [number | bigint, string][] = [
-      [0, '00'],
-      [23, '17'],
-      [24, '1818'],
-      [255, '18ff'],
-      [256, '190100'],
-      [65535, '19ffff'],
-      [65536, '1a00010000'],
-      [2 ** 32 - 1, '1affffffff'],
-      [2 ** 32, '1b0000000100000000'],
-      [2 ** 40, '1b0000010000000000'],
-      [2n ** 40n, '1b0000010000000000'],
-      [Number.MAX_SAFE_INTEGER, '1b001fffffffffffff'],
-      [2n ** 53n, '1b0020000000000000'],
-      [2n ** 64n - 1n, '1bffffffffffffffff'],
-      [-1, '20'],
-      [-24, '37'],
-      [-25, '3818'],
-      [-256, '38ff'],
-      [-257, '390100'],
-      [-(2 ** 32), '3affffffff'],
-      [-(2 ** 32) - 1, '3b0000000100000000'],
-      [-Number.MAX_SAFE_INTEGER, '3b001ffffffffffffe'],
-      [-(2n ** 53n), '3b001fffffffffffff'],
-      [-(2n ** 64n), '3bffffffffffffffff'],
-      [5n, '05'],
-      [-0, '00'],
-    ];
-    for (const [v, hex] of cases) {
-      expect(hexOf(v), String(v)).toBe(hex);
-      expect(cborEquals(dec(hex), v), hex).toBe(true);
+/** fc.assert for async properties; a TesteeFailure or UnimplementedError inside a run surfaces as itself. */
+async function assertProperty<T>(p: fc.IAsyncProperty<T>, params: fc.Parameters<T>): Promise<void> {
+  try {
+    await fc.assert(p, params);
+  } catch (e) {
+    const cause = (e as { cause?: unknown }).cause;
+    if (cause instanceof UnimplementedError) throw cause;
+    if (cause instanceof TesteeFailure) {
+      // the same failure, with fast-check's counterexample added (the message already starts with the kind)
+      throw new TesteeFailure(cause.kind, `${cause.message.slice(cause.kind.length + 2)}\n${(e as Error).message}`, cause.transcript);
     }
+    throw e;
+  }
+}
+
+const hexByte = (n: number): string => n.toString(16).padStart(2, '0');
+
+/** A head of major type `major` for `arg`, in the form `ai` names (24 … 27), or the shortest when omitted. */
+function head(major: number, arg: number | bigint, ai?: 24 | 25 | 26 | 27): string {
+  const a = BigInt(arg);
+  const form = ai ?? (a < 24n ? undefined : a < 0x100n ? 24 : a < 0x10000n ? 25 : a < 0x100000000n ? 26 : 27);
+  if (form === undefined) return hexByte((major << 5) | Number(a));
+  const n = 1 << (form - 24);
+  return hexByte((major << 5) | form) + a.toString(16).padStart(2 * n, '0');
+}
+
+/** Every wider encoding of the first head of `hex` (the rest unchanged): each must be refused ERR_CBOR_NOT_SHORTEST. */
+function widened(hex: string): string[] {
+  const b = fromHex(hex);
+  const it = walk(b)[0]!;
+  return widerHeads(it.major, it.arg, it.headLen).map((h) => toHex(splice(b, 0, it.headLen, h)));
+}
+
+function permutations<T>(xs: readonly T[]): T[][] {
+  if (xs.length <= 1) return [[...xs]];
+  return xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((rest) => [x, ...rest]));
+}
+
+/** A map of the given encoded entries, in the order given. */
+const mapOf = (entries: readonly string[]): string => head(5, entries.length) + entries.join('');
+
+/** Every order of `entries` but the canonical one (as given) is refused ERR_CBOR_UNSORTED_KEYS. */
+async function expectOnlyCanonicalOrder(entries: readonly string[]): Promise<void> {
+  const canonical = mapOf(entries);
+  await expectSame(canonical);
+  let refused = 0;
+  for (const p of permutations(entries)) {
+    const hex = mapOf(p);
+    if (hex === canonical) continue;
+    await expectRefused(hex, 'ERR_CBOR_UNSORTED_KEYS');
+    refused++;
+  }
+  expect(refused).toBe(permutations(entries).length - 1);
+}
+
+// ---- canonical forms ----
+
+describe('canonical forms come back unchanged; wider heads are refused', () => {
+  clauseIt([CANONICAL, KEY_ORDER], '{a: 1} is a1 61 61 01 (a one-byte map head); wider map heads are refused', async () => {
+    await expectSame('a1616101');
+    for (const w of widened('a1616101')) await expectRefused(w, 'ERR_CBOR_NOT_SHORTEST');
+    expect(widened('a1616101')).toEqual(['b8016161' + '01', 'b900016161' + '01', 'ba000000016161' + '01', 'bb00000000000000016161' + '01']);
   });
 
-  clauseIt([CANONICAL], 'integers outside −2^64 … 2^64−1 are unencodable', () => {
-    expect(encCode(2n ** 64n)).toBe('ERR_CBOR_UNENCODABLE');
-    expect(encCode(-(2n ** 64n) - 1n)).toBe('ERR_CBOR_UNENCODABLE');
-    expect(encCode(2 ** 64)).toBe('ERR_CBOR_UNENCODABLE'); // a number, not a safe integer
-    expect(encCode(Number.MAX_SAFE_INTEGER + 1)).toBe('ERR_CBOR_UNENCODABLE');
+  clauseIt([SHORTEST], 'each integer in its shortest head comes back unchanged; every wider head is refused', async () => {
+    const cases = [
+      '00', '17', '1818', '18ff', '190100', '19ffff', '1a00010000', '1affffffff', '1b0000000100000000', '1b0000010000000000',
+      '1b001fffffffffffff', '1b0020000000000000', '1bffffffffffffffff', '05',
+      '20', '37', '3818', '38ff', '390100', '3affffffff', '3b0000000100000000', '3b001ffffffffffffe', '3b001fffffffffffff',
+      '3bffffffffffffffff',
+    ];
+    let wider = 0;
+    for (const hex of cases) {
+      await expectSame(hex);
+      for (const w of widened(hex)) {
+        await expectRefused(w, 'ERR_CBOR_NOT_SHORTEST');
+        wider++;
+      }
+    }
+    expect(wider).toBe(41);
   });
 
-  clauseIt([CANONICAL, SHORTEST], 'decoded integers are numbers when safe and bigints beyond', () => {
-    expect(dec('1b001fffffffffffff')).toBe(Number.MAX_SAFE_INTEGER);
-    expect(dec('1b0020000000000000')).toBe(2n ** 53n);
-    expect(dec('3b001ffffffffffffe')).toBe(-Number.MAX_SAFE_INTEGER);
-    expect(dec('3b001fffffffffffff')).toBe(-(2n ** 53n));
-    expect(dec('1bffffffffffffffff')).toBe(2n ** 64n - 1n);
-    expect(dec('3bffffffffffffffff')).toBe(-(2n ** 64n));
+  clauseIt([CANONICAL, SHORTEST], 'integers beyond 2^53 keep every bit, up to ±2^64', async () => {
+    // a decoder that reads integers as doubles changes these bytes
+    for (const hex of ['1b001fffffffffffff', '1b0020000000000000', '1b0020000000000001', '1bfffffffffffffffe', '1bffffffffffffffff']) await expectSame(hex);
+    for (const hex of ['3b001ffffffffffffe', '3b001fffffffffffff', '3b0020000000000000', '3bfffffffffffffffe', '3bffffffffffffffff']) await expectSame(hex);
   });
 
-  clauseIt([CANONICAL, SHORTEST], 'strings and containers take the shortest length head', () => {
-    expect(hexOf('')).toBe('60');
-    expect(hexOf('x'.repeat(23))).toBe('77' + '78'.repeat(23));
-    expect(hexOf('x'.repeat(24))).toBe('7818' + '78'.repeat(24));
-    expect(hexOf('x'.repeat(255)).slice(0, 4)).toBe('78ff');
-    expect(hexOf('x'.repeat(256)).slice(0, 6)).toBe('790100');
-    expect(hexOf('é'.repeat(12)).slice(0, 4)).toBe('7818'); // 24 UTF-8 bytes from 12 UTF-16 units
-    expect(hexOf('é'.repeat(128)).slice(0, 6)).toBe('790100'); // the long-text path, 256 bytes
-    expect(hexOf('😀'.repeat(40)).slice(0, 4)).toBe('78a0'); // 80 UTF-16 units, 160 UTF-8 bytes
-    expect(hexOf('x'.repeat(100)).slice(0, 4)).toBe('7864'); // long text: head guessed for 300 bytes, then shrunk
-    expect(hexOf('x'.repeat(30000)).slice(0, 6)).toBe('797530');
-    expect(hexOf('x'.repeat(99) + 'é').slice(0, 4)).toBe('7865');
-    expect(hexOf(new Uint8Array(0))).toBe('40');
-    expect(hexOf(new Uint8Array(24)).slice(0, 4)).toBe('5818');
-    expect(hexOf(new Array<number>(24).fill(0)).slice(0, 4)).toBe('9818');
-    expect(hexOf(new Map(Array.from({ length: 24 }, (_, i) => [i, 0] as const))).slice(0, 4)).toBe('b818');
-    expect(hexOf('ü水𐅑')).toBe('69c3bce6b0b4f0908591');
-  });
-});
-
-describe('encoding: key order', () => {
-  clauseIt([KEY_ORDER], 'text keys: shorter first, then bytewise, whatever the insertion order', () => {
-    expect(hexOf({ bb: 1, a: 2, ccc: 3, b: 4 })).toBe('a4' + '616102' + '616204' + '62626201' + '6363636303');
-    expect(hexOf({ b: 1, a: 2 })).toBe(hexOf({ a: 2, b: 1 }));
-    // UTF-8 byte order, not UTF-16 order: U+FF5E (ef bd 9e) sorts before U+1F600 (f0 9f 98 80) by length alone,
-    // and U+E000 (ee 80 80) before U+FFFF (ef bf bf); "\uD83D\uDE00" is above both in UTF-8 though below in UTF-16
-    expect(hexOf({ '😀': 1, '～': 2 })).toBe('a2' + '63efbd9e02' + '64f09f988001');
-    expect(hexOf({ '\u{10000}': 1, '\u{ffff}a': 2 })).toBe('a2' + '64efbfbf6102' + '64f090808001');
-  });
-
-  clauseIt([KEY_ORDER, OPEN_KEY_ORDER], 'mixed int and text keys: length of the encoded key first, then bytewise', () => {
-    const m = new Map<CborValue, CborValue>([
-      ['a', 1],
-      [256, 5],
-      [24, 2],
-      [-1, 3],
-      [1, 4],
+  clauseIt([CANONICAL, SHORTEST], 'strings and containers in the shortest length head come back unchanged; wider heads are refused', async () => {
+    const text = (utf8Hex: string): string => head(3, utf8Hex.length / 2) + utf8Hex;
+    const cases = [
+      '60',
+      text('78'.repeat(23)),
+      text('78'.repeat(24)),
+      text('78'.repeat(255)),
+      text('78'.repeat(256)),
+      text('c3a9'.repeat(12)), // 24 UTF-8 bytes from 12 UTF-16 units
+      text('c3a9'.repeat(128)), // 256 bytes
+      text('f09f9880'.repeat(40)), // 80 UTF-16 units, 160 UTF-8 bytes
+      text('78'.repeat(100)),
+      text('78'.repeat(30000)),
+      text('78'.repeat(99) + 'c3a9'),
+      '40',
+      head(2, 24) + '00'.repeat(24),
+      head(4, 24) + '00'.repeat(24),
+      head(5, 24) + Array.from({ length: 24 }, (_, i) => head(0, i) + '00').join(''),
+      '69c3bce6b0b4f0908591', // ü水𐅑
+    ];
+    expect(cases.map((h) => h.slice(0, 6))).toEqual([
+      '60', '777878', '781878', '78ff78', '790100', '7818c3', '790100', '78a0f0', '786478', '797530', '786578', '40', '581800',
+      '981800', 'b81800', '69c3bc',
     ]);
+    for (const hex of cases) {
+      await expectSame(hex);
+      for (const w of widened(hex)) await expectRefused(w, 'ERR_CBOR_NOT_SHORTEST');
+    }
+  });
+});
+
+describe('key order', () => {
+  clauseIt([KEY_ORDER], 'text keys: shorter first, then bytewise; every other order is refused', async () => {
+    await expectOnlyCanonicalOrder(['616102', '616204', '62626201', '6363636303']);
+    // UTF-8 byte order, not UTF-16 order: U+FF5E (ef bd 9e) sorts before U+1F600 (f0 9f 98 80) by length alone,
+    // and U+FFFF "a" (ef bf bf 61) before U+10000 (f0 90 80 80) bytewise, though U+D800… is below U+FFFF in UTF-16
+    await expectOnlyCanonicalOrder(['63efbd9e02', '64f09f988001']);
+    await expectOnlyCanonicalOrder(['64efbfbf6102', '64f090808001']);
+  });
+
+  clauseIt([KEY_ORDER, OPEN_KEY_ORDER], 'mixed int and text keys: length of the encoded key first, then bytewise', async () => {
     // 01, 20 (1 byte) < 1818, 6161 (2 bytes) < 190100 (3 bytes)
-    expect(hexOf(m)).toBe('a5' + '0104' + '2003' + '181802' + '616101' + '19010005');
-    expect(cborEquals(dec('a50104200318180261610119010005'), m)).toBe(true);
+    expect(mapOf(['0104', '2003', '181802', '616101', '19010005'])).toBe('a50104200318180261610119010005');
+    await expectOnlyCanonicalOrder(['0104', '2003', '181802', '616101', '19010005']);
   });
 
-  clauseIt([OPEN_KEY_ORDER, REJECT], 'RFC 8949 bytewise order that length-first refuses: 24 before −1 is unsorted', () => {
+  clauseIt([OPEN_KEY_ORDER, REJECT], 'RFC 8949 bytewise order that length-first refuses: 24 before −1 is unsorted', async () => {
     // bytewise over encoded keys, 18 18 < 20; length-first, 20 (1 byte) < 18 18 (2 bytes)
-    expect(decCode('a2181801' + '2002')).toBe('ERR_CBOR_UNSORTED_KEYS');
-    expect(decCode('a22002' + '181801')).toBe('ok');
-    expect(hexOf(new Map<CborValue, CborValue>([[24, 1], [-1, 2]]))).toBe('a22002181801');
+    await expectRefused('a2181801' + '2002', 'ERR_CBOR_UNSORTED_KEYS');
+    await expectSame('a22002' + '181801');
     // and a short text key before a longer byte-string key, though 0x41.. < 0x61..
-    expect(decCode('a2' + '42000001' + '616102')).toBe('ERR_CBOR_UNSORTED_KEYS');
+    await expectRefused('a2' + '42000001' + '616102', 'ERR_CBOR_UNSORTED_KEYS');
+    await expectSame('a2' + '616102' + '42000001');
   });
 
-  clauseIt([KEY_ORDER], 'compareEncodedKeys: length first, then bytewise, 0 for the same bytes', () => {
-    const k = (h: string): Uint8Array => fromHex(h);
-    expect(compareEncodedKeys(k('01'), k('20'))).toBeLessThan(0);
-    expect(compareEncodedKeys(k('20'), k('1818'))).toBeLessThan(0);
-    expect(compareEncodedKeys(k('1818'), k('20'))).toBeGreaterThan(0);
-    expect(compareEncodedKeys(k('6161'), k('6162'))).toBeLessThan(0);
-    expect(compareEncodedKeys(k('626161'), k('6162'))).toBeGreaterThan(0);
-    expect(compareEncodedKeys(k('6161'), k('6161'))).toBe(0);
-    expect(compareEncodedKeys(k(''), k('00'))).toBeLessThan(0);
+  clauseIt([CANONICAL, REJECT], 'duplicate keys are refused, whatever their type', async () => {
+    await expectRefused('a2616101616102', 'ERR_CBOR_DUPLICATE_KEY');
+    await expectRefused('a2' + '0101' + '0102', 'ERR_CBOR_DUPLICATE_KEY');
+    await expectRefused('a2' + '410100' + '410101', 'ERR_CBOR_DUPLICATE_KEY');
+    await expectRefused('a2' + '810100' + '810101', 'ERR_CBOR_DUPLICATE_KEY');
+    await expectRefused('a1' + '61' + '61' + 'a2616101616102', 'ERR_CBOR_DUPLICATE_KEY'); // nested
   });
 
-  clauseIt([CANONICAL, REJECT], 'duplicate keys: refused on encode (a Map holding 1 and 1n) and on decode', () => {
-    expect(encCode(new Map<CborValue, CborValue>([[1, 'a'], [1n, 'b']]))).toBe('ERR_CBOR_DUPLICATE_KEY');
-    expect(encCode(new Map<CborValue, CborValue>([[1, 'a'], [2, 'b'], [1n, 'c']]))).toBe('ERR_CBOR_DUPLICATE_KEY');
-    expect(encCode(new Map<CborValue, CborValue>([[new Uint8Array([1]), 0], [new Uint8Array([1]), 1]]))).toBe(
-      'ERR_CBOR_DUPLICATE_KEY',
-    );
-    const e = thrown(() => dec('a2616101616102'));
-    expect(e.code).toBe('ERR_CBOR_DUPLICATE_KEY');
-    expect(e.detail?.['offset']).toBe(4);
-    expect(e.message).toContain('at byte 4');
-  });
-
-  clauseIt([KEY_ORDER], 'key order is re-derived for each shape, including a shape seen before', () => {
-    // the encoder remembers recent key orders of plain objects; a different shape must never reuse one
-    for (let round = 0; round < 3; round++) {
-      expect(hexOf({ zz: 1, a: 2 })).toBe('a2616102627a7a01');
-      expect(hexOf({ zz: 1, b: 2 })).toBe('a2616202627a7a01');
-      expect(hexOf({ zz: 1, a: 2, c: 3 })).toBe('a3616102616303627a7a01');
-      expect(hexOf({ a: 2, zz: 1 })).toBe('a2616102627a7a01');
-    }
-    const big = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${39 - i}`, i]));
-    const keys = [...(dec(hexOf(big)) as CborMap).keys()];
-    expect(keys).toEqual(Array.from({ length: 40 }, (_, i) => `k${i}`).sort((x, y) => x.length - y.length || (x < y ? -1 : 1)));
+  clauseIt([CANONICAL], 'keys of any type the encoding can write come back unchanged', async () => {
+    await expectSame('a3' + '4101' + '00' + '8101' + '01' + 'a10102' + '02');
+    await expectSame('a3' + '01' + '636f6e65' + '20' + '636e6567' + '686772616e745f6964' + '6167'); // {1: "one", -1: "neg", "grant_id": "g"}
   });
 });
 
-describe('encoding: what has no encoding', () => {
-  clauseIt([CANONICAL], 'an undefined property is omitted; the map head counts what is left', () => {
-    expect(hexOf({ a: 1, b: undefined })).toBe('a1616101');
-    expect(hexOf({ b: undefined })).toBe('a0');
-    const o: Record<string, number | undefined> = {};
-    for (let i = 0; i < 24; i++) o[`k${i}`] = i;
-    o['k5'] = undefined; // 23 entries left: the head shrinks from b8 18 to b7
-    const bytes = encodeCanonical(o);
-    expect(bytes[0]).toBe(0xb7);
-    const back = decodeCanonical(bytes) as CborMap;
-    expect(back.size).toBe(23);
-    expect(back.has('k5')).toBe(false);
-    expect(toHex(encodeCanonical(back))).toBe(toHex(bytes));
+describe('what a signed core never carries', () => {
+  clauseIt([NO_FLOAT_BOOL_NULL, REJECT], 'every float and every simple value, wherever it sits', async () => {
+    for (const hex of ['f90000', 'f93c00', 'fa47c35000', 'fb3ff199999999999a', 'f97c00', 'f97e00', 'fbfff0000000000000']) {
+      await expectRefused(hex, 'ERR_CBOR_FLOAT');
+      await expectRefused('81' + hex, 'ERR_CBOR_FLOAT');
+      await expectRefused('a1' + '6161' + hex, 'ERR_CBOR_FLOAT');
+      await expectRefused('a1' + hex + '01', 'ERR_CBOR_FLOAT');
+    }
+    // a float cut short is also truncated
+    for (const hex of ['f9', 'fb00', '81f9']) await expectRefused(hex, ['ERR_CBOR_FLOAT', 'ERR_CBOR_TRUNCATED']);
+    for (let ai = 0; ai < 24; ai++) {
+      const hex = hexByte(0xe0 | ai);
+      await expectRefused(hex, 'ERR_CBOR_SIMPLE_VALUE');
+      await expectRefused('8201' + hex, 'ERR_CBOR_SIMPLE_VALUE');
+    }
+    for (const hex of ['f820', 'f8ff', 'a1f401', 'a101f5', '8201f6', 'a1f701']) await expectRefused(hex, 'ERR_CBOR_SIMPLE_VALUE');
+    // simple(0) in a two-byte head is also not the shortest form (RFC 8949 §3.3 makes it not well-formed)
+    await expectRefused('f800', ['ERR_CBOR_SIMPLE_VALUE', 'ERR_CBOR_NOT_SHORTEST']);
   });
 
-  clauseIt([NO_FLOAT_BOOL_NULL], 'null, booleans and non-integers are refused on encode', () => {
-    for (const v of [null, true, false, 1.5, -0.5, NaN, Infinity, -Infinity, 2 ** 53]) {
-      expect(encCode(v), String(v)).toBe('ERR_CBOR_UNENCODABLE');
-      expect(encCode([v]), `[${String(v)}]`).toBe('ERR_CBOR_UNENCODABLE');
-      expect(encCode({ x: v }), `{x: ${String(v)}}`).toBe('ERR_CBOR_UNENCODABLE');
-      expect(encCode(new Map([[v, 1]])), `a ${String(v)} key`).toBe('ERR_CBOR_UNENCODABLE');
+  clauseIt([CANONICAL, REJECT], 'tags are refused, tag 18 (the COSE envelope) included: a signed core carries none', async () => {
+    for (const hex of [
+      'd28443a10127a04100420000', // a COSE_Sign1 shape
+      'c101',
+      'c11a514b67b0',
+      'c249010000000000000000',
+      'd74401020304',
+      'd2d201',
+      'd2c101',
+      'd81801',
+      'dbffffffffffffffff01',
+      '81c101',
+      '8201c101',
+      'a1' + '6161' + 'c101',
+      'a1' + 'c101' + '01',
+    ]) {
+      await expectRefused(hex, 'ERR_CBOR_TAG');
     }
   });
 
-  clauseIt([CANONICAL, NO_FLOAT_BOOL_NULL], 'the refusal names the path of the offending value', () => {
-    const e = thrown(() => encodeCanonical({ capability: { actions: ['read', 'write', null] } } as unknown as CborInput));
-    expect(e.code).toBe('ERR_CBOR_UNENCODABLE');
-    expect(e.message).toContain('$.capability.actions[2]');
-    expect(e.detail?.['path']).toBe('$.capability.actions[2]');
-    const m = thrown(() => encodeCanonical(new Map<CborInput, CborInput>([[7, { 'a b': [1, 0.5] }]])));
-    expect(m.detail?.['path']).toBe('$[7]["a b"][1]');
-    const t = thrown(() => encodeCanonical(cborTag(18, [1, 2.5] as CborValue[]), { allowTags: true }));
-    expect(t.detail?.['path']).toBe('$<tag 18>[1]');
-  });
-
-  clauseIt([CANONICAL], 'undefined outside a property, functions, symbols and class instances are refused', () => {
-    const junk: unknown[] = [
-      undefined,
-      [undefined],
-      [1, , 3], // a hole reads as undefined
-      new Map([['a', undefined]]),
-      () => 1,
-      Symbol('s'),
-      new Date(0),
-      /re/,
-      new String('boxed'),
-      new Int8Array(2),
-      new Uint8ClampedArray(2),
-      new Uint16Array(2),
-      new ArrayBuffer(2),
-      new DataView(new ArrayBuffer(2)),
-      new Set([1]),
-      new (class Point {
-        x = 1;
-      })(),
-      { [Symbol('k')]: 1 },
-      { a: { get b(): unknown { return null; } } },
-      Promise.resolve(1),
-    ];
-    for (const v of junk) expect(encCode(v), String(v)).toBe('ERR_CBOR_UNENCODABLE');
-    // an object without a prototype is still a plain object
-    const bare = Object.create(null) as Record<string, number>;
-    bare['a'] = 1;
-    expect(hexOf(bare)).toBe('a1616101');
-    // a Buffer is a Uint8Array
-    expect(hexOf(Buffer.from([1, 2]))).toBe('420102');
-  });
-
-  clauseIt([CANONICAL], 'text with a lone surrogate is unencodable, short or long', () => {
-    for (const s of ['\ud800', 'a\udc00b', '\udc00\ud800', 'x'.repeat(200) + '\ud83d', '\ud83d' + 'y'.repeat(200)]) {
-      expect(encCode(s), JSON.stringify(s.slice(0, 4))).toBe('ERR_CBOR_UNENCODABLE');
-      expect(encCode({ [s]: 1 }), 'as a key').toBe('ERR_CBOR_UNENCODABLE');
-    }
-    expect(hexOf('\ud83d\ude00')).toBe('64f09f9880');
-  });
-
-  clauseIt([CANONICAL], 'a cycle is unencodable, not a stack overflow', () => {
-    const a: unknown[] = [1];
-    a.push(a);
-    const e = thrown(() => encodeCanonical(a as CborInput));
-    expect(e.code).toBe('ERR_CBOR_UNENCODABLE');
-    expect(e.message).toContain('cyclic');
-    const o: Record<string, unknown> = { a: 1 };
-    o['self'] = { again: o };
-    expect(encCode(o)).toBe('ERR_CBOR_UNENCODABLE');
-  });
-
-  clauseIt([CANONICAL], 'a getter is read once, and what it returned is encoded', () => {
-    let reads = 0;
-    const o = {
-      get a(): number {
-        reads++;
-        return reads;
-      },
-    };
-    expect(hexOf(o)).toBe('a1616101');
-    expect(reads).toBe(1);
-    // a getter that encodes re-entrantly neither breaks nor is broken by the outer encoding
-    const inner = {
-      get a(): string {
-        return toHex(encodeCanonical({ z: [1, 2, 3] }));
-      },
-      b: 'x'.repeat(40),
-    };
-    expect(hexOf(inner)).toBe(hexOf({ a: 'a1617a83010203', b: 'x'.repeat(40) }));
-  });
-
-  clauseIt([CANONICAL], 'encodeCanonical returns a fresh array each time', () => {
-    const x = encodeCanonical([1, 2]);
-    const y = encodeCanonical([1, 2]);
-    expect(x).not.toBe(y);
-    expect(x.buffer).not.toBe(y.buffer);
-    x[0] = 0;
-    expect(toHex(y)).toBe('820102');
+  clauseIt([REJECT, SHORTEST, NO_FLOAT_BOOL_NULL], 'a tag whose number or contents also break a rule is refused for either', async () => {
+    await expectRefused('d81201', ['ERR_CBOR_TAG', 'ERR_CBOR_NOT_SHORTEST']); // tag 18 in a 1-byte argument
+    await expectRefused('d80100', ['ERR_CBOR_TAG', 'ERR_CBOR_NOT_SHORTEST']);
+    await expectRefused('d2f6', ['ERR_CBOR_TAG', 'ERR_CBOR_SIMPLE_VALUE']);
+    await expectRefused('d2f93c00', ['ERR_CBOR_TAG', 'ERR_CBOR_FLOAT']);
+    await expectRefused('d21800', ['ERR_CBOR_TAG', 'ERR_CBOR_NOT_SHORTEST']);
+    await expectRefused('d2', ['ERR_CBOR_TAG', 'ERR_CBOR_TRUNCATED']);
+    await expectRefused('df00', ['ERR_CBOR_TAG', 'ERR_CBOR_INDEFINITE_LENGTH']);
   });
 });
 
-describe('tags (only where allowed: the COSE envelope is tag 18)', () => {
-  const sign1 = cborTag(18, [fromHex('a10127'), new Map(), fromHex('00'), new Uint8Array(2)]);
+// ---- strict refusals ----
 
-  clauseIt([CANONICAL, REJECT], 'tag 18 encodes only with allowTags and decodes only with allowTags [18]', () => {
-    expect(encCode(sign1)).toBe('ERR_CBOR_TAG');
-    expect(encCode([sign1])).toBe('ERR_CBOR_TAG');
-    const hex = hexOf(sign1, true);
-    expect(hex).toBe('d28443a10127a041004200' + '00');
-    expect(decCode(hex)).toBe('ERR_CBOR_TAG');
-    expect(decCode(hex, { allowTags: [17] })).toBe('ERR_CBOR_TAG');
-    const back = dec(hex, { allowTags: [18] });
-    expect(isCborTagged(back)).toBe(true);
-    expect(cborEquals(back, sign1)).toBe(true);
-    expect(Object.isFrozen(back)).toBe(true);
-  });
-
-  clauseIt([REJECT, SHORTEST, NO_FLOAT_BOOL_NULL], 'an allowed tag’s number and contents obey the same rules', () => {
-    expect(decCode('d81201', { allowTags: [18] })).toBe('ERR_CBOR_NOT_SHORTEST');
-    expect(decCode('d2f6', { allowTags: [18] })).toBe('ERR_CBOR_SIMPLE_VALUE');
-    expect(decCode('d21800', { allowTags: [18] })).toBe('ERR_CBOR_NOT_SHORTEST');
-    expect(decCode('d2', { allowTags: [18] })).toBe('ERR_CBOR_TRUNCATED');
-    expect(decCode('d2d201', { allowTags: [18] })).toBe('ok');
-    expect(decCode('d2c101', { allowTags: [18] })).toBe('ERR_CBOR_TAG');
-    expect(decCode('d81801', { allowTags: [24] })).toBe('ok');
-    expect(decCode('1bffffffffffffffff')).toBe('ok');
-    expect(decCode('dbffffffffffffffff01', { allowTags: [18] })).toBe('ERR_CBOR_TAG');
-  });
-
-  clauseIt([CANONICAL], 'cborTag refuses a tag number that is not a non-negative safe integer', () => {
-    for (const t of [-1, 1.5, NaN, 2 ** 53, '18' as unknown as number]) {
-      expect(outcome(() => cborTag(t, 1)), String(t)).toBe('ERR_BAD_ARGUMENT');
+describe('strict refusals', () => {
+  clauseIt([REJECT], 'truncation, including empty input and declared lengths beyond the input', async () => {
+    for (const hex of ['', '18', '19ff', '1a0001', '1b00000001', '62c3', '8301', 'a16161', 'a1', '5818', '9b0000000100000000', 'a20102', '5f', 'c2']) {
+      // 5f and c2 are also indefinite / tagged
+      const also: JcpErrorCode | undefined = hex === '5f' ? 'ERR_CBOR_INDEFINITE_LENGTH' : hex === 'c2' ? 'ERR_CBOR_TAG' : undefined;
+      await expectRefused(hex, also ? ['ERR_CBOR_TRUNCATED', also] : 'ERR_CBOR_TRUNCATED');
     }
-    // a look-alike object is a plain map, not a tag
-    expect(hexOf({ tag: 18, value: 1 } as CborInput, true)).toBe('a263746167126576616c756501');
-  });
-});
-
-// ---- decoding: each refusal, with its code and where ----
-
-describe('decoding: strict refusals', () => {
-  clauseIt([REJECT], 'truncation, including empty input and declared lengths beyond the input', () => {
-    for (const hex of ['', '18', '19ff', '1a0001', '1b00000001', '62c3', '8301', 'a16161', 'a1', '5818', '9b0000000100000000']) {
-      expect(decCode(hex), hex).toBe('ERR_CBOR_TRUNCATED');
-    }
-    // huge declared lengths are refused before anything is allocated
+    // huge declared lengths: refused, not allocated (an implementation may call them too large rather than truncated)
     for (const hex of ['5bffffffffffffffff', '7bffffffffffffffff', '9bffffffffffffffff', 'bbffffffffffffffff', '5affffffff', 'baffffffff']) {
-      expect(decCode(hex + '00'), hex).toBe('ERR_CBOR_TRUNCATED');
-    }
-    // a map needs two items per entry
-    expect(decCode('a20102')).toBe('ERR_CBOR_TRUNCATED');
-  });
-
-  clauseIt([REJECT], 'trailing bytes after the one item', () => {
-    const e = thrown(() => dec('0000'));
-    expect(e.code).toBe('ERR_CBOR_TRAILING_BYTES');
-    expect(e.detail?.['offset']).toBe(1);
-    expect(decCode('a0ff')).toBe('ERR_CBOR_TRAILING_BYTES');
-  });
-
-  clauseIt([SHORTEST, REJECT], 'arguments, lengths and tag numbers not in the shortest form', () => {
-    for (const hex of ['1800', '1817', '190017', '1900ff', '1a0000ffff', '1b00000000ffffffff', '3817', '5800', '780161', '9800', 'b800', 'd80100']) {
-      expect(decCode(hex, { allowTags: [1] }), hex).toBe('ERR_CBOR_NOT_SHORTEST');
-    }
-    for (const hex of ['1818', '190100', '1a00010000', '1b0000000100000000']) expect(decCode(hex), hex).toBe('ok');
-  });
-
-  clauseIt([REJECT], 'indefinite lengths in every major type, and a lone break byte', () => {
-    for (const hex of ['1f', '3f', '5f40ff', '7f60ff', '9fff', 'bfff', 'df00', 'ff', '81ff', '9f']) {
-      expect(decCode(hex), hex).toBe('ERR_CBOR_INDEFINITE_LENGTH');
+      await expectRefused(hex + '00', ['ERR_CBOR_TRUNCATED', 'ERR_CBOR_TOO_LARGE']);
     }
   });
 
-  clauseIt([REJECT], 'reserved additional information 28 … 30', () => {
+  clauseIt([REJECT], 'trailing bytes after the one item', async () => {
+    for (const hex of ['0000', 'a0ff', '820102' + '03', '6161' + '6161', 'a1616101' + '00']) await expectRefused(hex, 'ERR_CBOR_TRAILING_BYTES');
+  });
+
+  clauseIt([SHORTEST, REJECT], 'arguments and lengths not in the shortest form', async () => {
+    for (const hex of ['1800', '1817', '190017', '1900ff', '1a0000ffff', '1b00000000ffffffff', '3817', '3a0000ffff', '5800', '780161', '9800', 'b800', '590002aabb']) {
+      await expectRefused(hex, 'ERR_CBOR_NOT_SHORTEST');
+    }
+    for (const hex of ['1818', '190100', '1a00010000', '1b0000000100000000']) await expectSame(hex);
+  });
+
+  clauseIt([REJECT], 'indefinite lengths in every major type, and a lone break byte', async () => {
+    for (const hex of ['1f', '3f', '5f40ff', '7f60ff', '9fff', 'bfff', 'ff', '81ff', '9f', '9f01ff', 'bf616101ff']) {
+      await expectRefused(hex, 'ERR_CBOR_INDEFINITE_LENGTH');
+    }
+  });
+
+  clauseIt([REJECT], 'reserved additional information 28 … 30', async () => {
     for (let major = 0; major < 8; major++) {
       for (const ai of [28, 29, 30]) {
-        const hex = ((major << 5) | ai).toString(16).padStart(2, '0');
-        expect(decCode(hex + '00'), hex).toBe('ERR_CBOR_RESERVED_ADDITIONAL_INFO');
+        const hex = hexByte((major << 5) | ai) + '00';
+        // in major type 6 the item is also a tag, in 7 also a simple value or float
+        const also: JcpErrorCode[] = major === 6 ? ['ERR_CBOR_TAG'] : major === 7 ? ['ERR_CBOR_SIMPLE_VALUE', 'ERR_CBOR_FLOAT'] : [];
+        await expectRefused(hex, also.length ? ['ERR_CBOR_RESERVED_ADDITIONAL_INFO', ...also] : 'ERR_CBOR_RESERVED_ADDITIONAL_INFO');
       }
     }
   });
 
-  clauseIt([NO_FLOAT_BOOL_NULL, REJECT], 'every float and every simple value, wherever it sits', () => {
-    for (const hex of ['f90000', 'f93c00', 'fa47c35000', 'fb3ff199999999999a', 'f9', 'fb00']) {
-      expect(decCode(hex), hex).toBe('ERR_CBOR_FLOAT');
-      expect(decCode('81' + hex), `[${hex}]`).toBe('ERR_CBOR_FLOAT');
+  clauseIt([REJECT], 'text must be valid UTF-8; a byte order mark is valid and kept', async () => {
+    for (const hex of ['61ff', '61c0', '62c080', '62c328', '63eda080', '64f4908080', '64f8888080', '6180', '7818' + '61'.repeat(23) + 'c3', 'a161ff01', '8161ff']) {
+      await expectRefused(hex, 'ERR_CBOR_INVALID_UTF8');
     }
-    for (let ai = 0; ai < 24; ai++) {
-      const hex = (0xe0 | ai).toString(16);
-      expect(decCode(hex), hex).toBe('ERR_CBOR_SIMPLE_VALUE');
-    }
-    for (const hex of ['f820', 'f8ff', 'f800', 'a1f401', 'a101f5', '8201f6']) expect(decCode(hex), hex).toBe('ERR_CBOR_SIMPLE_VALUE');
-    expect(thrown(() => dec('8201f6')).detail?.['offset']).toBe(2);
+    await expectSame('63efbbbf');
+    await expectSame('64efbbbf61');
   });
 
-  clauseIt([REJECT], 'text must be valid UTF-8; a byte order mark is valid and kept', () => {
-    for (const hex of ['61ff', '61c0', '62c080', '62c328', '63eda080', '64f4908080', '64f8888080', '6180', '7818' + '61'.repeat(23) + 'c3']) {
-      expect(decCode(hex), hex).toBe('ERR_CBOR_INVALID_UTF8');
-    }
-    expect(dec('63efbbbf')).toBe('\ufeff');
-    expect(dec('64efbbbf61')).toBe('\ufeffa');
-    expect(decCode('a161ff01')).toBe('ERR_CBOR_INVALID_UTF8'); // in a key
-  });
-
-  clauseIt([REJECT], 'nesting beyond maxDepth (default 64), on both sides', () => {
+  clauseIt([REJECT], 'deep nesting is refused with a code or kept, never a crash', async () => {
     const nest = (n: number): string => '81'.repeat(n) + '00';
-    expect(decCode(nest(64))).toBe('ok');
-    expect(decCode(nest(65))).toBe('ERR_CBOR_TOO_DEEP');
-    expect(decCode(nest(3), { maxDepth: 2 })).toBe('ERR_CBOR_TOO_DEEP');
-    expect(decCode(nest(2), { maxDepth: 2 })).toBe('ok');
-    expect(decCode('00', { maxDepth: 0 })).toBe('ok');
-    expect(decCode('80', { maxDepth: 0 })).toBe('ERR_CBOR_TOO_DEEP');
-    expect(decCode('a1' + '00'.repeat(1) + nest(64))).toBe('ERR_CBOR_TOO_DEEP');
-    expect(decCode('81'.repeat(100_000))).toBe('ERR_CBOR_TOO_DEEP');
-    let deep: CborValue = 0;
-    for (let i = 0; i < 64; i++) deep = [deep];
-    expect(hexOf(deep)).toBe(nest(64));
-    expect(encCode([deep])).toBe('ERR_CBOR_TOO_DEEP');
-    expect(outcome(() => encodeCanonical([deep], { maxDepth: 65 }))).toBe('ok');
-  });
-
-  clauseIt([REJECT], 'input longer than maxBytes is refused before it is read', () => {
-    expect(decCode('00', { maxBytes: 1 })).toBe('ok');
-    expect(decCode('0000', { maxBytes: 1 })).toBe('ERR_CBOR_TOO_LARGE');
-    expect(decCode('f6f6', { maxBytes: 1 })).toBe('ERR_CBOR_TOO_LARGE');
-    expect(decCode('', { maxBytes: 0 })).toBe('ERR_CBOR_TRUNCATED');
-  });
-
-  clauseIt([CANONICAL], 'bad arguments are ERR_BAD_ARGUMENT, never a TypeError', () => {
-    for (const b of ['00', null, undefined, [0], new ArrayBuffer(1), new Uint16Array(1), { length: 1, 0: 0 }]) {
-      expect(outcome(() => decodeCanonical(b as unknown as Uint8Array)), String(b)).toBe('ERR_BAD_ARGUMENT');
-    }
-    const one = fromHex('00');
-    for (const o of [{ maxDepth: -1 }, { maxDepth: 1.5 }, { maxDepth: 10_000 }, { maxBytes: -1 }, { maxBytes: NaN }, { allowTags: [-1] }, { allowTags: '18' }, null, 5]) {
-      expect(outcome(() => decodeCanonical(one, o as DecodeOptions)), JSON.stringify(o)).toBe('ERR_BAD_ARGUMENT');
-    }
-    for (const o of [{ maxDepth: -1 }, null, 'x']) {
-      expect(outcome(() => encodeCanonical(1, o as { maxDepth: number })), JSON.stringify(o)).toBe('ERR_BAD_ARGUMENT');
-    }
-  });
-});
-
-describe('decoding: the values it returns', () => {
-  clauseIt([CANONICAL], 'text and integer keys are found with Map.get', () => {
-    const m = dec(hexOf(new Map<CborValue, CborValue>([[1, 'one'], ['grant_id', 'g'], [-5, 'neg']]))) as CborMap;
-    expect(m.get('grant_id')).toBe('g');
-    expect(m.get(1)).toBe('one');
-    expect(m.get(-5)).toBe('neg');
-    // any key the encoder can write decodes too; a byte-string or array key is found by iterating, not by Map.get
-    const hex = 'a3' + '4101' + '00' + '8101' + '01' + 'a10102' + '02';
-    const general = dec(hex) as CborMap;
-    expect([...general.keys()].map((k) => toHex(encodeCanonical(k)))).toEqual(['4101', '8101', 'a10102']);
-    expect(toHex(encodeCanonical(general))).toBe(hex);
-  });
-
-  clauseIt([CANONICAL], 'byte strings are fresh copies, not views of the input', () => {
-    const input = fromHex('8243010203420405');
-    const out = decodeCanonical(input) as Uint8Array[];
-    expect(out[0]?.buffer).not.toBe(input.buffer);
-    input[2] = 0xff;
-    expect(toHex(out[0]!)).toBe('010203');
-    expect(out[0]?.byteOffset).toBe(0);
-  });
-
-  clauseIt([CANONICAL], 'a view into a larger or shared buffer decodes the same', () => {
-    const whole = fromHex('ff82016161ff');
-    expect(cborEquals(decodeCanonical(whole.subarray(1, 5)), [1, 'a'])).toBe(true);
-    const shared = new Uint8Array(new SharedArrayBuffer(4));
-    shared.set([0x63, 0x61, 0x62, 0x63]);
-    expect(decodeCanonical(shared)).toBe('abc');
-  });
-
-  clauseIt([CANONICAL], 'cborEquals: integers by value, maps unordered, bytes by content', () => {
-    expect(cborEquals(5, 5n)).toBe(true);
-    expect(cborEquals(5n, 5)).toBe(true);
-    expect(cborEquals(5, '5')).toBe(false);
-    expect(cborEquals(new Uint8Array([1]), new Uint8Array([1]))).toBe(true);
-    expect(cborEquals(new Uint8Array([1]), [1])).toBe(false);
-    expect(cborEquals(new Map<CborValue, CborValue>([[1, 'a'], ['b', 2]]), new Map<CborValue, CborValue>([['b', 2n], [1n, 'a']]))).toBe(true);
-    expect(cborEquals(new Map<CborValue, CborValue>([[1, 'a']]), new Map<CborValue, CborValue>([[2, 'a']]))).toBe(false);
-    expect(cborEquals(new Map([[new Uint8Array([1]), 1]]), new Map([[new Uint8Array([1]), 1]]))).toBe(true);
-    expect(cborEquals(new Map([[new Uint8Array([1]), 1]]), new Map([[new Uint8Array([2]), 1]]))).toBe(false);
-    expect(cborEquals(cborTag(1, 2), cborTag(1, 2n))).toBe(true);
-    expect(cborEquals(cborTag(1, 2), cborTag(2, 2))).toBe(false);
-    expect(cborEquals([1, [2]], [1, [2]])).toBe(true);
-    expect(cborEquals([1, [2]], [1, [3]])).toBe(false);
-    expect(cborEquals([], new Map())).toBe(false);
+    await expectSame(nest(8));
+    // a hundred thousand open arrays and no item: too deep, or truncated
+    await expectRefused('81'.repeat(100_000), ['ERR_CBOR_TOO_DEEP', 'ERR_CBOR_TRUNCATED']);
+    const deep = await check(nest(100_000));
+    expect([SAME, 'ERR_CBOR_TOO_DEEP']).toContain(deep);
   });
 });
 
@@ -534,14 +352,13 @@ const shortTextArb: fc.Arbitrary<string> = fc.oneof(fc.string({ maxLength: 4 }),
 const shortBytesArb: fc.Arbitrary<Uint8Array> = fc.uint8Array({ maxLength: 4 });
 const keyId = (k: number | bigint | string): string => (typeof k === 'string' ? `s${k}` : `i${BigInt(k)}`);
 
-/** Trees of CborValue: integers (bigints optional), text, bytes, arrays, and maps with text (and optionally int) keys. */
-function treeArb(opts: { bigints: boolean; intKeys: boolean; small?: boolean }): fc.Arbitrary<CborValue> {
-  const ints = opts.bigints ? intArb : fc.oneof(fc.integer({ min: -30, max: 300 }), fc.integer(), fc.maxSafeInteger());
+/** Trees of CborValue: integers (bigints included), text, bytes, arrays, and maps with text and int keys. */
+function treeArb(opts: { small?: boolean } = {}): fc.Arbitrary<CborValue> {
   const text = opts.small === true ? shortTextArb : textArb;
   const bytes = opts.small === true ? shortBytesArb : bytesArb;
-  const keys: fc.Arbitrary<number | bigint | string> = opts.intKeys ? fc.oneof(ints, text) : text;
+  const keys: fc.Arbitrary<number | bigint | string> = fc.oneof(intArb, text);
   return fc.letrec<{ value: CborValue; array: CborValue[]; map: CborMap }>((tie) => ({
-    value: fc.oneof({ depthSize: 'small', maxDepth: 4 }, ints, text, bytes, tie('array'), tie('map')),
+    value: fc.oneof({ depthSize: 'small', maxDepth: 4 }, intArb, text, bytes, tie('array'), tie('map')),
     array: fc.array(tie('value'), { maxLength: 5 }),
     map: fc
       .uniqueArray(fc.tuple(keys, tie('value')), { maxLength: 6, selector: ([k]) => keyId(k) })
@@ -549,16 +366,8 @@ function treeArb(opts: { bigints: boolean; intKeys: boolean; small?: boolean }):
   })).value;
 }
 
-const anyTree = treeArb({ bigints: true, intKeys: true });
-const smallTree = treeArb({ bigints: true, intKeys: true, small: true });
-
-/** True when some integer in `v` (keys included) satisfies `pred`. */
-function someInt(v: CborValue, pred: (n: bigint) => boolean): boolean {
-  if (typeof v === 'number' || typeof v === 'bigint') return pred(BigInt(v));
-  if (Array.isArray(v)) return v.some((x) => someInt(x, pred));
-  if (v instanceof Map) return [...v].some(([k, x]) => someInt(k, pred) || someInt(x, pred));
-  return isCborTagged(v) && someInt(v.value, pred);
-}
+const anyTree = treeArb();
+const smallTree = treeArb({ small: true });
 
 /** One item of a canonical encoding, as a minimal independent walk sees it. */
 interface Item {
@@ -660,117 +469,58 @@ function mutations(b: Uint8Array): [string, Uint8Array, JcpErrorCode][] {
   return out;
 }
 
+/** Runs of (c): each yields dozens of mutations (about 3 500 in all), each one protocol call. */
+const MUTATION_RUNS = 60;
+
 describe('properties (fast-check, fixed seed)', () => {
-  clauseIt([CANONICAL, KEY_ORDER, SHORTEST], '(a) decode(encode(x)) equals x for arbitrary trees', () => {
-    fc.assert(
-      fc.property(anyTree, (x) => {
-        expect(cborEquals(decodeCanonical(encodeCanonical(x)), x)).toBe(true);
-      }),
-      fcParams(300),
-    );
-  });
-
-  clauseIt([CANONICAL, REJECT], '(b) encode(decode(b)) equals b for every canonical b', () => {
-    fc.assert(
-      fc.property(anyTree, (x) => {
+  clauseIt([CANONICAL, REJECT], '(b) every canonical encoding comes back unchanged', async () => {
+    await assertProperty(
+      fc.asyncProperty(anyTree, async (x) => {
         const b = encodeCanonical(x);
-        expect(toHex(encodeCanonical(decodeCanonical(b)))).toBe(toHex(b));
+        expect(await check(b), toHex(b)).toBe(SAME);
       }),
-      fcParams(300),
+      fcParams(150),
     );
   });
 
-  clauseIt([REJECT, SHORTEST, KEY_ORDER, NO_FLOAT_BOOL_NULL], '(c) every non-canonical mutation is refused with its code', () => {
+  clauseIt([REJECT, SHORTEST, KEY_ORDER, NO_FLOAT_BOOL_NULL], '(c) every non-canonical mutation is refused with its code', async () => {
     let checked = 0;
-    fc.assert(
-      fc.property(smallTree, (x) => {
+    await assertProperty(
+      fc.asyncProperty(smallTree, async (x) => {
         const b = encodeCanonical(x);
         for (const [what, m, code] of mutations(b)) {
-          expect(decCode(toHex(m), undefined), `${what} of ${toHex(b)}`).toBe(code);
+          expect(await check(m), `${what} of ${toHex(b)}`).toBe(code);
           checked++;
         }
       }),
-      fcParams(100),
+      fcParams(MUTATION_RUNS),
     );
     expect(checked).toBeGreaterThan(1000);
   });
 
-  clauseIt([REJECT], '(d) junk either decodes to something that re-encodes to the same bytes, or is a JcpError', () => {
-    const check = (b: Uint8Array, allowTags?: readonly number[]): void => {
-      let v: CborValue;
-      try {
-        v = decodeCanonical(b, allowTags === undefined ? undefined : { allowTags });
-      } catch (e) {
-        expect(e, toHex(b)).toBeInstanceOf(JcpError);
-        return;
-      }
-      expect(toHex(encodeCanonical(v, { allowTags: true })), toHex(b)).toBe(toHex(b));
+  clauseIt([REJECT], '(d) junk either comes back unchanged or is refused with an ERR_CBOR code', async () => {
+    const judge = async (b: Uint8Array): Promise<void> => {
+      const got = await check(b);
+      if (got !== SAME) expect(got, toHex(b)).toMatch(/^ERR_CBOR_/);
     };
     const headByte = fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x18, 0x19, 0x1a, 0x1b, 0x5b, 0x7b, 0x9b, 0xbb, 0xa1, 0x81, 0x61, 0xd2, 0xf6, 0xff));
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 40 }), (b) => check(b)),
-      fcParams(400),
+    await assertProperty(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 40 }), (b) => judge(b)),
+      fcParams(250),
     );
-    fc.assert(
-      fc.property(fc.array(headByte, { maxLength: 24 }), fc.boolean(), (xs, tags) => check(Uint8Array.from(xs), tags ? [1, 18, 24] : undefined)),
-      fcParams(400),
+    await assertProperty(
+      fc.asyncProperty(fc.array(headByte, { maxLength: 24 }), (xs) => judge(Uint8Array.from(xs))),
+      fcParams(250),
     );
-    fc.assert(
-      fc.property(anyTree, fc.nat(), fc.integer({ min: 0, max: 255 }), (x, at, byte) => {
+    await assertProperty(
+      fc.asyncProperty(anyTree, fc.nat(), fc.integer({ min: 0, max: 255 }), async (x, at, byte) => {
         const b = encodeCanonical(x);
         const m = b.slice();
         m[at % m.length] = byte;
-        check(m);
-        check(m.subarray(0, at % (m.length + 1)));
+        await judge(m);
+        await judge(m.subarray(0, at % (m.length + 1)));
       }),
-      fcParams(300),
-    );
-  });
-
-  clauseIt([KEY_ORDER], '(f) plain-object keys come out in the order an independent sort of their UTF-8 gives', () => {
-    const utf8 = new TextEncoder();
-    const reference = (a: string, b: string): number => {
-      const x = utf8.encode(a);
-      const y = utf8.encode(b);
-      return x.length - y.length || Buffer.compare(Buffer.from(x), Buffer.from(y));
-    };
-    const key = fc.oneof(fc.string({ maxLength: 4 }), fc.string({ unit: 'binary', maxLength: 3 }), fc.constantFrom('\uffff', '\ue000', '\u{10000}', '\ud7ff', 'a'));
-    fc.assert(
-      fc.property(fc.uniqueArray(key, { maxLength: 40 }), (keys) => {
-        const o = Object.fromEntries(keys.map((k, i) => [k, i]));
-        const expected = Object.keys(o).sort(reference);
-        // twice: the second time the encoder may answer from its remembered orders
-        for (let round = 0; round < 2; round++) {
-          expect([...(decodeCanonical(encodeCanonical(o)) as CborMap).keys()]).toEqual(expected);
-        }
-      }),
-      fcParams(300),
-    );
-  });
-
-  clauseIt([CANONICAL, KEY_ORDER], '(e) cbor-x, an independent decoder, reads our encodings to the same values', () => {
-    /** One comparable form for our values and cbor-x's: ints as decimal, bytes as hex, maps as sorted entries. */
-    const norm = (v: unknown): unknown => {
-      if (typeof v === 'number' || typeof v === 'bigint') return `int:${BigInt(v)}`;
-      if (typeof v === 'string') return v;
-      if (v instanceof Uint8Array) return { bytes: toHex(v) };
-      if (Array.isArray(v)) return v.map(norm);
-      const entries = v instanceof Map ? [...(v as Map<unknown, unknown>).entries()] : Object.entries(v as object);
-      return { map: entries.map(([k, x]) => [norm(k), norm(x)]).sort((p, q) => (JSON.stringify(p[0]) < JSON.stringify(q[0]) ? -1 : 1)) };
-    };
-    // cbor-x 1.6.0 misreads a negative integer whose 4-byte argument is ≥ 2^31 (3a ffffffff, −2^32, reads as 0):
-    // while it does, those integers are left out here; our reading of them is pinned by the hand-written cases above
-    const cborxMisreads = cborxDecode(fromHex('3affffffff')) !== -(2 ** 32);
-    const misread = (n: bigint): boolean => cborxMisreads && n >= -(2n ** 32n) && n < -(2n ** 31n);
-    const tree = treeArb({ bigints: true, intKeys: false }).filter(
-      (x) => !JSON.stringify(norm(x)).includes('__proto__') && !someInt(x, misread),
-    );
-    fc.assert(
-      fc.property(tree, (x) => {
-        const b = encodeCanonical(x);
-        expect(norm(cborxDecode(b))).toEqual(norm(x));
-      }),
-      fcParams(200),
+      fcParams(150),
     );
   });
 });

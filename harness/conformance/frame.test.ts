@@ -1,55 +1,83 @@
 // Conformance: jcp §6 the Frame — canonical shape, an absent model omitted, strict parsing at the boundary (C-neg).
+// Frames are encoded by the oracle and judged by the implementation under test's frame.check.
 import { describe, expect } from 'vitest';
-import { decodeCanonical, encodeCanonical, frameToCbor, isJcpError, parseFrame, type Frame } from '../../impl/index.ts';
 import { clauseIt } from '../clause.ts';
+import { implementation } from '../driver.ts';
 import { frameFor, payload, rootGrant } from '../fixtures.ts';
+import { TesteeError, type FrameFields } from '../implementation.ts';
+import { encodeCanonical, type CborValue } from '../oracle.ts';
 
-const base: Frame = frameFor(rootGrant());
-
-function codeOf(fn: () => unknown): string {
+/** The code of the TesteeError a call was refused with, or 'accepted'; anything else (a failure) propagates. */
+async function codeOf(p: Promise<unknown>): Promise<string> {
   try {
-    fn();
+    await p;
     return 'accepted';
   } catch (e) {
-    return isJcpError(e) ? e.code : 'not a JcpError';
+    if (e instanceof TesteeError) return e.code;
+    throw e;
   }
 }
 
+/** A control frame over a root grant minted by the implementation under test (built on first use, inside a test). */
+let baseP: Promise<FrameFields> | undefined;
+const base = () => (baseP ??= rootGrant().then((m) => frameFor(m)));
+
+/** The canonical bytes of a frame's fields, in the original six-field shape plus model when present. */
+function frameBytes(f: FrameFields): Uint8Array {
+  return encodeCanonical({
+    kind: f.kind,
+    trust: f.trust,
+    grant_id: f.grant_id,
+    action: f.action,
+    resource: f.resource,
+    payload_hash: f.payload_hash,
+    ...(f.model !== undefined ? { model: f.model } : {}),
+  });
+}
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
 describe('jcp §6 frames', () => {
-  clauseIt(['jcp/6#absent-model-omitted', 'jcp/4#absent-optional-omitted'], 'a frame without a model is byte-identical to one built before the field existed', () => {
-    const bytes = encodeCanonical(frameToCbor(base));
+  clauseIt(['jcp/6#absent-model-omitted', 'jcp/4#absent-optional-omitted'], 'a frame without a model is byte-identical to one built before the field existed', async () => {
+    const f = await base();
+    const bytes = frameBytes(f);
     // exactly the six fields of the original frame: kind, trust, grant_id, action, resource, payload_hash
     expect(bytes[0]).toBe(0xa6);
-    const explicit = encodeCanonical({
-      kind: base.kind,
-      trust: base.trust,
-      grant_id: base.grant_id,
-      action: base.action,
-      resource: base.resource,
-      payload_hash: base.payload_hash,
-    });
-    expect(Buffer.from(bytes).equals(Buffer.from(explicit))).toBe(true);
-    const withModel = encodeCanonical(frameToCbor({ ...base, model: payload('model') }));
+    const back = await implementation().frameCheck(bytes);
+    expect(Object.keys(back).sort()).toEqual(['action', 'grant_id', 'kind', 'payload_hash', 'resource', 'trust']);
+    expect(back).not.toHaveProperty('model');
+    expect(back).toEqual(f);
+    expect(hex(encodeCanonical(back as unknown as Record<string, CborValue>))).toBe(hex(bytes));
+
+    const withModel = frameBytes({ ...f, model: payload('model') });
     expect(withModel[0]).toBe(0xa7);
-    expect(parseFrame(decodeCanonical(withModel)).model).toBe(payload('model'));
-    expect(parseFrame(decodeCanonical(bytes))).not.toHaveProperty('model');
+    const backM = await implementation().frameCheck(withModel);
+    expect(Object.keys(backM)).toHaveLength(7);
+    expect(backM.model).toBe(payload('model'));
+    expect(backM).toEqual({ ...f, model: payload('model') });
+    expect(hex(encodeCanonical(backM as unknown as Record<string, CborValue>))).toBe(hex(withModel));
   });
 
-  clauseIt(['jcp/6#data-frame-refused', 'jcp/11#reject-non-canonical'], 'a malformed frame is refused with ERR_FRAME_MALFORMED naming the field', () => {
-    const m = decodeCanonical(encodeCanonical(frameToCbor(base))) as Map<string, unknown>;
-    const variant = (k: string, v: unknown) => {
+  clauseIt(['jcp/6#data-frame-refused', 'jcp/11#reject-non-canonical'], 'a malformed frame is refused with ERR_FRAME_MALFORMED naming the field', async () => {
+    const f = await base();
+    const m = new Map<string, CborValue>(Object.entries(f));
+    const variant = (k: string, v: CborValue | undefined): Uint8Array => {
       const c = new Map(m);
       if (v === undefined) c.delete(k);
       else c.set(k, v);
-      return c as never;
+      return encodeCanonical(c);
     };
-    expect(codeOf(() => parseFrame(variant('trust', 'maybe')))).toBe('ERR_FRAME_MALFORMED');
-    expect(codeOf(() => parseFrame(variant('kind', 'tool-exec')))).toBe('ERR_FRAME_MALFORMED');
-    expect(codeOf(() => parseFrame(variant('grant_id', 'ABC')))).toBe('ERR_FRAME_MALFORMED');
-    expect(codeOf(() => parseFrame(variant('payload_hash', undefined)))).toBe('ERR_FRAME_MALFORMED');
-    expect(codeOf(() => parseFrame(variant('extra', 'x')))).toBe('ERR_FRAME_MALFORMED');
-    expect(codeOf(() => parseFrame(variant('model', 7)))).toBe('ERR_FRAME_MALFORMED');
-    expect(codeOf(() => parseFrame([] as never))).toBe('ERR_FRAME_MALFORMED');
-    for (const t of ['control', 'data']) expect(parseFrame(variant('trust', t)).trust).toBe(t);
+    const cases: Array<[string, Uint8Array]> = [
+      ['trust maybe', variant('trust', 'maybe')],
+      ['kind tool-exec', variant('kind', 'tool-exec')],
+      ['grant_id not a content id', variant('grant_id', 'ABC')],
+      ['payload_hash missing', variant('payload_hash', undefined)],
+      ['an extra field', variant('extra', 'x')],
+      ['model not text', variant('model', 7)],
+    ];
+    for (const [what, bytes] of cases) expect([what, await codeOf(implementation().frameCheck(bytes))]).toEqual([what, 'ERR_FRAME_MALFORMED']);
+    // not a map at all
+    expect(await codeOf(implementation().frameCheck(encodeCanonical([])))).toBe('ERR_FRAME_MALFORMED');
+    for (const t of ['control', 'data']) expect((await implementation().frameCheck(variant('trust', t))).trust).toBe(t);
   });
 });

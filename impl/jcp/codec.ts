@@ -157,6 +157,13 @@ function parseCaveat(r: Reader, v: CborValue, at: string): Caveat {
   }
 }
 
+/** A list of caveats from its CBOR value (jcp §4.9), each validated; throws ERR_GRANT_MALFORMED naming the item. */
+export function parseCaveats(v: CborValue, at = '$caveats'): Caveat[] {
+  const r = new Reader('ERR_GRANT_MALFORMED', at);
+  if (!Array.isArray(v)) return r.fail('must be an array of caveats', at);
+  return v.map((c, i) => Object.freeze(parseCaveat(r, c, `${at}[${i}]`)));
+}
+
 /** A Grant from its CBOR value, validated field by field; throws ERR_GRANT_MALFORMED naming the field. */
 export function parseGrant(v: CborValue, at = '$grant'): Grant {
   const r = new Reader('ERR_GRANT_MALFORMED', at);

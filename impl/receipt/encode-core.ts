@@ -1,5 +1,5 @@
 // jcp §3 and §8: the canonical det-CBOR of a receipt core, written directly for speed (a decision seals one each).
-// It must equal the generic encoder's bytes exactly; harness/conformance/receipt.test.ts checks that over random cores.
+// It must equal the generic encoder's bytes exactly; impl/receipt/encode-core.test.ts checks that over random cores.
 import { compareEncodedKeys, encodeCanonical } from '../cbor/index.ts';
 import { coreToCbor, type ReceiptCore } from './core.ts';
 

@@ -1,0 +1,214 @@
+// jcp-conformance — certify an implementation clause by clause and class by class.
+//   certify [--testee '<command>'] [--endpoint <url>] [--classes C1,C2] [--expectations <file>]
+//           [--update-expectations] [--seed <n>] [--timeout <ms>] [--report <dir>]
+//   verify-certificate <file> [--signer <did:key>]
+//   validate --testee '<command>'
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Implementation, TesteeFailure, type TesteeInfo, type Transport } from './implementation.ts';
+import { inProcessTransport } from './drivers/in-process.ts';
+import { testeeTransport } from './drivers/testee.ts';
+import { PROTOCOL_VERSION } from './protocol/schema.ts';
+import { expectationsFor, judge, readExpectations, type ExpectationFile } from './report/expectations.ts';
+import type { TestLine } from './report/record-reporter.ts';
+import { classRows, junitXml, markdownSummary, terminalTable, writeAllure, type Footer, type Header } from './report/record.ts';
+import { certificatePayload, CertificateError, sealCertificate, verifyCertificate } from './report/certificate.ts';
+import { blake3, deriveSeed, keyPairFromSeed, toHex } from './oracle.ts';
+import { validateTestee } from './validate.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+
+interface Args {
+  readonly cmd: string;
+  readonly positional: string[];
+  readonly flags: Map<string, string | true>;
+}
+
+function parseArgs(argv: string[]): Args {
+  const [cmd = 'help', ...rest] = argv;
+  const flags = new Map<string, string | true>();
+  const positional: string[] = [];
+  const takesValue = new Set(['testee', 'endpoint', 'classes', 'expectations', 'seed', 'timeout', 'report', 'signer', 'now']);
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    if (a.startsWith('--')) {
+      const [k, v] = a.slice(2).split('=', 2) as [string, string | undefined];
+      if (v !== undefined) flags.set(k, v);
+      else if (takesValue.has(k)) {
+        const next = rest[++i];
+        if (next === undefined) die(`--${k} needs a value`);
+        flags.set(k, next);
+      } else flags.set(k, true);
+    } else positional.push(a);
+  }
+  return { cmd, positional, flags };
+}
+
+function die(msg: string, code = 2): never {
+  process.stderr.write(`jcp-conformance: ${msg}\n`);
+  process.exit(code);
+}
+
+const str = (a: Args, k: string): string | undefined => {
+  const v = a.flags.get(k);
+  return typeof v === 'string' ? v : undefined;
+};
+
+function digestFile(path: string): string {
+  return toHex(blake3(readFileSync(path)));
+}
+
+async function handshake(t: Transport): Promise<TesteeInfo> {
+  try {
+    return await t.hello();
+  } catch (e) {
+    if (e instanceof TesteeFailure) die(`the testee failed the handshake: ${e.message}${e.transcript?.stderr ? `\n--- testee stderr ---\n${e.transcript.stderr}` : ''}`, 1);
+    throw e;
+  }
+}
+
+async function certify(a: Args): Promise<number> {
+  if (str(a, 'endpoint')) die('--endpoint: the wire driver lands with the wire-binding issue (jcp §11); it is not implemented yet', 2);
+  const testee = str(a, 'testee');
+  const seed = str(a, 'seed') !== undefined ? Number(str(a, 'seed')) : 0x4a4350;
+  if (!Number.isSafeInteger(seed)) die('--seed must be an integer');
+  const timeout = str(a, 'timeout');
+  if (timeout !== undefined && !(Number(timeout) > 0)) die('--timeout must be a positive number of milliseconds');
+  const reportDir = resolve(str(a, 'report') ?? join(ROOT, 'reports', 'certify'));
+  const classes = str(a, 'classes')?.split(',').map((c) => (c.includes(':') ? c : `jcp:${c}`));
+  const expPath = str(a, 'expectations');
+  let expectations: ExpectationFile | undefined;
+  if (expPath && existsSync(expPath)) expectations = readExpectations(expPath);
+  else if (expPath && !a.flags.has('update-expectations')) die(`expectation file ${expPath} does not exist`);
+
+  const transport = testee ? testeeTransport(testee, timeout ? { timeoutMs: Number(timeout) } : {}) : inProcessTransport();
+  const info = await handshake(transport);
+  await transport.close();
+  const driver = testee ? `testee: ${testee}` : 'in-process reference';
+  console.log(`jcp-conformance ${PKG.version}: certifying ${info.name} ${info.version} (${info.language ?? 'language not stated'}) over ${PROTOCOL_VERSION}, ${driver}`);
+  console.log(`claims: ${info.claims.join(' ') || '(none)'}; seed ${seed}${classes ? `; classes ${classes.join(' ')}` : ''}`);
+
+  mkdirSync(reportDir, { recursive: true });
+  const testsPath = join(reportDir, 'tests.jsonl');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    JCP_RECORD: testsPath,
+    FC_SEED: String(seed),
+    ...(testee ? { JCP_TESTEE: testee } : {}),
+    ...(timeout ? { JCP_TESTEE_TIMEOUT_MS: timeout } : {}),
+    ...(classes ? { JCP_CLASSES: classes.join(',') } : {}),
+  };
+  delete env['CI_NO_PROGRESS'];
+  const started_at = new Date().toISOString();
+  const run = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'harness/conformance', 'harness/external', '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`],
+    { cwd: ROOT, stdio: 'inherit', env },
+  );
+  if (run.error) die(`could not start vitest: ${run.error.message}`, 2);
+
+  const lines = existsSync(testsPath)
+    ? readFileSync(testsPath, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as TestLine)
+    : [];
+  const selected = classes ? lines.filter((l) => l.classes.some((k) => classes.includes(k))) : lines;
+  if (a.flags.has('update-expectations')) {
+    const out = expPath ?? join(reportDir, 'expectations.json');
+    writeFileSync(out, JSON.stringify(expectationsFor(selected, expectations), null, 2) + '\n');
+    console.log(`wrote ${out}: review it, give every entry a real reason, and commit it`);
+  }
+  const { judged, problems } = judge(selected, a.flags.has('update-expectations') ? undefined : expectations);
+
+  const digests: Record<string, string> = {};
+  for (const f of readdirSync(join(ROOT, 'spec-map', 'clauses')).sort()) digests[`spec-map/clauses/${f}`] = digestFile(join(ROOT, 'spec-map', 'clauses', f));
+  if (expPath && existsSync(expPath)) digests['expectations'] = digestFile(expPath);
+  const header: Header = {
+    type: 'header',
+    suite: { name: PKG.name, version: PKG.version },
+    protocol: PROTOCOL_VERSION,
+    testee: { ...info, driver },
+    digests,
+    vector_packs: [],
+    seed,
+    classes_requested: classes ?? 'all',
+    started_at,
+  };
+  const counts: Record<string, number> = {};
+  for (const t of judged) counts[t.outcome] = (counts[t.outcome] ?? 0) + 1;
+  const unexpected = judged.filter((t) => t.unexpected).length + problems.unmatched.length + problems.tooBroad.length;
+  // vitest exiting non-zero with no unexpected test result means something failed outside a conformance test
+  const complete = lines.length > 0 && (run.status === 0 || judged.some((t) => t.unexpected));
+  const footer: Footer = { type: 'footer', counts, unexpected, expectation_problems: problems, finished_at: new Date().toISOString(), complete };
+  const recordPath = join(reportDir, 'record.jsonl');
+  writeFileSync(recordPath, [header, ...judged.map(({ unexpected: _u, ...t }) => ({ ...t, unexpected: _u ? 1 : 0 })), footer].map((x) => JSON.stringify(x)).join('\n') + '\n');
+
+  const rows = classRows(judged, info.claims);
+  writeFileSync(join(reportDir, 'junit.xml'), junitXml(judged));
+  writeFileSync(join(reportDir, 'summary.md'), markdownSummary(header, footer, rows, judged));
+  writeAllure(join(reportDir, 'allure-results'), judged, (id) => {
+    const h = createHash('sha256').update(id).digest('hex');
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+  });
+  const certKey = keyPairFromSeed(process.env['JCP_CERT_SEED_HEX'] ? Uint8Array.from(Buffer.from(process.env['JCP_CERT_SEED_HEX'], 'hex')) : deriveSeed('jcp-conformance development certifying key'));
+  const issued = str(a, 'now') !== undefined ? Number(str(a, 'now')) : Math.floor(Date.now() / 1000);
+  const cert = sealCertificate(certificatePayload(header, footer, rows, digestFile(recordPath), certKey.did, issued), certKey);
+  writeFileSync(join(reportDir, 'certificate.cose'), cert);
+
+  console.log(`\n${terminalTable(rows)}\n`);
+  const bad = judged.filter((t) => t.unexpected);
+  for (const t of bad) {
+    console.log(`✗ ${t.id}\n    ${t.outcome}${t.expected ? ` (expected ${t.expected})` : ''}: ${(t.error ?? '').split('\n')[0]}`);
+    if (t.transcript?.['request']) console.log(`    request  ${t.transcript['request'].slice(0, 200)}`);
+    if (t.transcript?.['response']) console.log(`    response ${t.transcript['response'].slice(0, 200)}`);
+    console.log(`    replay: jcp-conformance certify${testee ? ` --testee '${testee}'` : ''} --seed ${seed}   (or FC_SEED=${seed} npx vitest run ${t.file} -t '${t.title.replace(/'/g, "'\\''")}')`);
+  }
+  for (const u of problems.unmatched) console.log(`✗ expectation entry ${u} matches no test: remove it`);
+  for (const b of problems.tooBroad) console.log(`✗ expectation glob ${b.test} matches ${b.matches} tests: narrow it`);
+  if (!complete) console.log('✗ the run did not complete: see the test output above');
+  console.log(`\n${judged.length} tests: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}; ${unexpected} unexpected`);
+  console.log(`reports in ${reportDir}: record.jsonl, junit.xml, summary.md, allure-results/, certificate.cose (signed by ${certKey.did}${process.env['JCP_CERT_SEED_HEX'] ? '' : ', the development key: set JCP_CERT_SEED_HEX to certify with your own'})`);
+  return unexpected === 0 && complete ? 0 : 1;
+}
+
+async function main(): Promise<number> {
+  const a = parseArgs(process.argv.slice(2));
+  switch (a.cmd) {
+    case 'certify':
+      return certify(a);
+    case 'verify-certificate': {
+      const f = a.positional[0];
+      if (!f) die('verify-certificate <file> [--signer <did:key>]');
+      try {
+        const p = verifyCertificate(new Uint8Array(readFileSync(f)), str(a, 'signer'));
+        console.log(`valid certificate signed by ${p.signer}`);
+        console.log(JSON.stringify(p, null, 2));
+        return 0;
+      } catch (e) {
+        if (e instanceof CertificateError) {
+          console.log(`invalid certificate: ${e.message}`);
+          return 1;
+        }
+        throw e;
+      }
+    }
+    case 'validate': {
+      const testee = str(a, 'testee');
+      if (!testee) die('validate --testee <command>');
+      return validateTestee(new Implementation(testeeTransport(testee, str(a, 'timeout') ? { timeoutMs: Number(str(a, 'timeout')) } : {})));
+    }
+    default:
+      console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(0, 6).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+      return a.cmd === 'help' || a.cmd === '--help' ? 0 : 2;
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => die(e instanceof Error ? (e.stack ?? e.message) : String(e), 2),
+);

@@ -1,0 +1,146 @@
+// Conformance: jcp §8 a verifier reads the core under the profile it names and refuses any core that is not that
+// profile's preimage — a missing or unknown field, a wrong type, a coverage other than "Partial", a deny without its
+// reason — even when the steward's signature over it is good. Cores are crafted and sealed with the oracle.
+import { describe, expect } from 'vitest';
+import { clauseIt } from '../clause.ts';
+import { implementation } from '../driver.ts';
+import { bob, cost, frameFor, nonce, point, rootGrant, steward } from '../fixtures.ts';
+import { TesteeError } from '../implementation.ts';
+import { cborTag, decodeCanonical, defaultEd25519, encodeCanonical, protectedHeaderBytes, sigStructure, signSign1, stewardKid, type CborValue } from '../oracle.ts';
+
+type CoreMap = Map<CborValue, CborValue>;
+
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'accepted';
+  } catch (e) {
+    if (e instanceof TesteeError) return e.code;
+    throw e;
+  }
+}
+
+let base: CoreMap | undefined;
+/** The core of a real allow receipt from the implementation under test. */
+async function realCore(): Promise<CoreMap> {
+  if (!base) {
+    const g = await rootGrant({ nonce: nonce('fields') });
+    const d = await (await point()).decide({ frame: frameFor(g), chain: [g.signed_grant], caller: bob.did, cost: cost(9n), now_s: 1n });
+    const top = decodeCanonical(d.receipt, { allowTags: [18] }) as { value: CborValue[] };
+    base = decodeCanonical(top.value[2] as Uint8Array) as CoreMap;
+  }
+  return new Map(base);
+}
+
+function with_(core: CoreMap, k: string, v: CborValue | undefined): CoreMap {
+  const c = new Map(core);
+  if (v === undefined) c.delete(k);
+  else c.set(k, v);
+  return c;
+}
+
+/** Seals any payload bytes as the steward would (a correct signature over whatever the core says). */
+function seal(payload: Uint8Array): Uint8Array {
+  return signSign1(payload, stewardKid(steward.did), steward.seed, defaultEd25519());
+}
+const sealCore = (c: CoreMap) => seal(encodeCanonical(c));
+const verify = (r: Uint8Array) => codeOf(implementation().verifyReceipt(r, steward.did));
+
+describe('jcp §8 the core is read under its profile', () => {
+  clauseIt(['jcp/8#recompute-under-profile', 'jcp/8#payload-hash-included'], 'every required field of jcp/2 is required, and of jcp/1 too', async () => {
+    const core = await realCore();
+    expect(await verify(sealCore(core))).toBe('accepted');
+    const required = ['jcp_receipt', 'grant_id', 'issuer', 'subject', 'resource', 'action', 'payload_hash', 'frame_kind', 'trust', 'verdict', 'cost_uj', 'energy_provenance', 'budget_remaining_uj', 'budget_uj', 'steward'];
+    for (const k of required) {
+      const want = k === 'jcp_receipt' ? 'ERR_RECEIPT_PROFILE_UNKNOWN' : 'ERR_RECEIPT_MALFORMED';
+      expect([k, await verify(sealCore(with_(core, k, undefined)))]).toEqual([k, want]);
+    }
+    const v1 = with_(with_(core, 'jcp_receipt', 'jcp/1'), 'payload_hash', undefined);
+    expect(await verify(sealCore(v1))).toBe('accepted');
+    for (const k of required.filter((x) => x !== 'payload_hash' && x !== 'jcp_receipt')) {
+      expect([`jcp/1 ${k}`, await verify(sealCore(with_(v1, k, undefined)))]).toEqual([`jcp/1 ${k}`, 'ERR_RECEIPT_MALFORMED']);
+    }
+  });
+
+  clauseIt(['jcp/8#recompute-under-profile'], 'a field of the wrong type or value is refused, whatever the signature says', async () => {
+    const core = await realCore();
+    const cases: Array<[string, CborValue]> = [
+      ['grant_id', 'ABC'],
+      ['grant_id', 5],
+      ['issuer', 'did:key:zNope'],
+      ['subject', 7],
+      ['steward', 'mallory'],
+      ['resource', new Uint8Array(32)],
+      ['payload_hash', 'f'.repeat(63)],
+      ['action', ''],
+      ['action', 3],
+      ['frame_kind', 'tool-exec'],
+      ['trust', 'maybe'],
+      ['verdict', 'perhaps'],
+      ['cost_uj', -1],
+      ['cost_uj', '9'],
+      ['budget_uj', new Uint8Array(1)],
+      ['budget_remaining_uj', -5],
+      ['energy_provenance', 'Guess'],
+      ['energy_coverage', 'Whole'],
+      ['energy_coverage', 'partial'],
+      ['chain_ids', []],
+      ['chain_ids', ['not-a-cid']],
+      ['chain_ids', 'a'.repeat(64)],
+      ['an_unknown_field', 'x'],
+    ];
+    for (const [k, v] of cases) {
+      const what = `${k} = ${typeof v === 'string' ? JSON.stringify(v) : v instanceof Uint8Array ? 'bytes' : String(v)}`;
+      expect([what, await verify(sealCore(with_(core, k, v)))]).toEqual([what, 'ERR_RECEIPT_MALFORMED']);
+    }
+    // and the valid forms of the optional fields are accepted
+    expect(await verify(sealCore(with_(core, 'energy_coverage', 'Partial')))).toBe('accepted');
+    expect(await verify(sealCore(with_(core, 'chain_ids', ['a'.repeat(64), 'b'.repeat(64)])))).toBe('accepted');
+    expect(await verify(sealCore(with_(core, 'cost_uj', 2n ** 64n - 1n)))).toBe('accepted');
+  });
+
+  clauseIt(['jcp/8#every-decision-sealed'], 'a deny names its reason and an allow names none', async () => {
+    const core = await realCore();
+    expect(await verify(sealCore(with_(core, 'deny_reason', 'expired')))).toBe('ERR_RECEIPT_MALFORMED');
+    const deny = with_(core, 'verdict', 'deny');
+    expect(await verify(sealCore(deny))).toBe('ERR_RECEIPT_MALFORMED');
+    expect(await verify(sealCore(with_(deny, 'deny_reason', 'expired')))).toBe('accepted');
+  });
+
+  clauseIt(['jcp/8#refuse-unknown-profile'], 'a profile tag that is not text is refused as unknown', async () => {
+    const core = await realCore();
+    for (const tag of [2, new Uint8Array([1]), ['jcp/2']] as CborValue[]) {
+      expect(await verify(sealCore(with_(core, 'jcp_receipt', tag)))).toBe('ERR_RECEIPT_PROFILE_UNKNOWN');
+    }
+  });
+
+  clauseIt(['jcp/11#reject-non-canonical', 'jcp/3#no-float-bool-null'], 'a signed core that is not canonical det-CBOR, or not a map, is refused', async () => {
+    const canonical = encodeCanonical(await realCore());
+    // the same map with its first key's length argument widened to a non-shortest form: 0x6b → 0x78 0x0b
+    const i = 1;
+    const widened = Uint8Array.from([...canonical.subarray(0, i), 0x78, canonical[i]! & 0x1f, ...canonical.subarray(i + 1)]);
+    expect(await verify(seal(widened))).toBe('ERR_RECEIPT_MALFORMED');
+    expect(await verify(seal(Uint8Array.of(0xf5)))).toBe('ERR_RECEIPT_MALFORMED'); // true
+    expect(await verify(seal(Uint8Array.of(0xf9, 0x3c, 0x00)))).toBe('ERR_RECEIPT_MALFORMED'); // 1.0 as a half float
+    expect(await verify(seal(encodeCanonical(['jcp/2'])))).toBe('ERR_RECEIPT_MALFORMED');
+    expect(await verify(seal(Uint8Array.of(...canonical, 0x00)))).toBe('ERR_RECEIPT_MALFORMED'); // trailing byte
+  });
+
+  clauseIt(['jcp/8#cose-sign1-eddsa', 'jcp/8#steward-is-kid'], 'the protected header holds exactly alg −8 and a byte-string kid', async () => {
+    const payload = encodeCanonical(await realCore());
+    const env = (prot: Uint8Array) => {
+      const sig = defaultEd25519().sign(steward.seed, sigStructure(prot, payload));
+      return encodeCanonical(cborTag(18, [prot, new Map(), payload, sig]), { allowTags: true });
+    };
+    const kid = stewardKid(steward.did);
+    expect(await verify(env(protectedHeaderBytes(kid)))).toBe('accepted');
+    const extra = encodeCanonical(new Map<CborValue, CborValue>([[1, -8], [3, 0], [4, kid]]));
+    expect(await verify(env(extra))).toBe('ERR_COSE_MALFORMED');
+    const textKid = encodeCanonical(new Map<CborValue, CborValue>([[1, -8], [4, steward.did]]));
+    expect(await verify(env(textKid))).toBe('ERR_COSE_MALFORMED');
+    const noKid = encodeCanonical(new Map<CborValue, CborValue>([[1, -8]]));
+    expect(await verify(env(noKid))).toBe('ERR_COSE_MALFORMED');
+    const noAlg = encodeCanonical(new Map<CborValue, CborValue>([[4, kid]]));
+    expect(await verify(env(noAlg))).toBe('ERR_COSE_UNSUPPORTED_ALG');
+  });
+});

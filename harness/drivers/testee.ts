@@ -1,0 +1,180 @@
+// The testee driver: one long-lived program speaking harness/PROTOCOL.md on stdin/stdout. Every request has a
+// timeout; a testee that hangs, dies, exits early, writes garbage or a frame over the cap is killed, the request in
+// flight fails with a TesteeFailure naming which, and the next request respawns it and replays the handshake.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { toHex } from '../../impl/bytes.ts';
+import { encodeCanonical, type CborInput, type CborMap } from '../../impl/cbor/index.ts';
+import { readHello, TesteeFailure, validateResponse, type TesteeInfo, type Transport } from '../implementation.ts';
+import { encodeFrame, FrameReader, FramingError, MAX_FRAME_BYTES } from '../protocol/framing.ts';
+import { PROTOCOL_VERSION } from '../protocol/schema.ts';
+
+/** Options of {@link testeeTransport}. */
+export interface TesteeOptions {
+  /** Milliseconds a request may take before the testee is killed (default 10 000). */
+  readonly timeoutMs?: number;
+  /** Milliseconds a fresh testee may take to start and answer the handshake (default 30 000). */
+  readonly startupTimeoutMs?: number;
+  /** Largest response frame accepted (default 1 MiB). */
+  readonly maxFrameBytes?: number;
+  /** Working directory of the testee. */
+  readonly cwd?: string;
+}
+
+const STDERR_KEEP = 4096;
+
+interface Pending {
+  readonly op: string;
+  readonly seq: number;
+  readonly requestHex: string;
+  resolve(v: CborMap): void;
+  reject(e: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+/** A transport to the testee started by `command` (run through the shell). */
+export function testeeTransport(command: string, opts: TesteeOptions = {}): Transport {
+  const timeoutMs = opts.timeoutMs ?? 10_000;
+  const startupTimeoutMs = Math.max(opts.startupTimeoutMs ?? 30_000, timeoutMs);
+  let child: ChildProcessWithoutNullStreams | undefined;
+  let reader: FrameReader | undefined;
+  let stderr = '';
+  let seq = 0;
+  let pending: Pending | undefined;
+  let info: TesteeInfo | undefined;
+  let spawns = 0;
+
+  const kill = () => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    child = undefined;
+    reader = undefined;
+  };
+
+  const fail = (kind: TesteeFailure['kind'], message: string, responseHex?: string) => {
+    const p = pending;
+    pending = undefined;
+    kill();
+    if (p) {
+      clearTimeout(p.timer);
+      p.reject(
+        new TesteeFailure(kind, `${message} (on ${p.op}, seq ${p.seq})`, {
+          request: p.requestHex,
+          ...(responseHex !== undefined ? { response: responseHex } : {}),
+          ...(stderr ? { stderr: stderr.slice(-STDERR_KEEP) } : {}),
+        }),
+      );
+    }
+  };
+
+  const start = () => {
+    spawns++;
+    stderr = '';
+    const c = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'], ...(opts.cwd ? { cwd: opts.cwd } : {}) });
+    const r = new FrameReader(opts.maxFrameBytes ?? MAX_FRAME_BYTES);
+    child = c;
+    reader = r;
+    c.stdout.on('data', (chunk: Buffer) => {
+      if (child !== c) return;
+      let frames;
+      try {
+        frames = r.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      } catch (e) {
+        const msg = e instanceof FramingError ? e.message : String(e);
+        fail('protocol', `the testee wrote ${e instanceof FramingError && e.kind === 'oversize' ? 'a frame over the size cap' : 'bytes that are not a canonical CBOR frame'}: ${msg}`, toHex(chunk.subarray(0, 64)));
+        return;
+      }
+      for (const f of frames) {
+        const p = pending;
+        if (!p) {
+          fail('protocol', 'the testee wrote a frame nobody asked for');
+          return;
+        }
+        const problems = validateResponse(p.op, p.seq, f);
+        if (problems.length) {
+          fail('protocol', `the response does not conform to ${PROTOCOL_VERSION}: ${problems.slice(0, 5).join('; ')}`, toHex(encodeCanonical(f as CborInput)));
+          return;
+        }
+        pending = undefined;
+        clearTimeout(p.timer);
+        p.resolve(f as CborMap);
+      }
+    });
+    c.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEEP);
+    });
+    c.on('exit', (code, signal) => {
+      if (child !== c) return;
+      fail('crash', `the testee exited (${signal ? `signal ${signal}` : `code ${code}`})`);
+    });
+    c.on('error', (e) => {
+      if (child !== c) return;
+      fail('crash', `the testee could not be run: ${e.message}`);
+    });
+    c.stdin.on('error', () => {
+      /* a dead testee's stdin: the exit handler reports it */
+    });
+  };
+
+  const send = (op: string, args: CborInput, limitMs = timeoutMs): Promise<CborMap> => {
+    if (pending) return Promise.reject(new Error('testee driver: one request at a time'));
+    if (!child) start();
+    const s = ++seq;
+    const frame = encodeFrame({ seq: s, op, args });
+    return new Promise<CborMap>((resolve, reject) => {
+      pending = {
+        op,
+        seq: s,
+        requestHex: toHex(frame.subarray(4)),
+        resolve,
+        reject,
+        timer: setTimeout(() => fail('timeout', `no response within ${limitMs} ms`), limitMs),
+      };
+      child!.stdin.write(frame);
+    });
+  };
+
+  const handshake = async (): Promise<TesteeInfo> => {
+    const r = await send('hello', { protocol: PROTOCOL_VERSION, suite: 'jcp-conformance' }, startupTimeoutMs);
+    if (!r.has('ok')) throw new TesteeFailure('protocol', 'the testee refused the handshake');
+    const got = readHello(r.get('ok'));
+    if (info && (got.name !== info.name || got.version !== info.version || got.claims.join() !== info.claims.join())) {
+      throw new TesteeFailure('protocol', 'the respawned testee describes itself differently from the first');
+    }
+    return got;
+  };
+
+  let handshaken = -1; // the spawn count at the last handshake
+  const ensure = async () => {
+    if (child && handshaken === spawns) return;
+    info = await handshake();
+    handshaken = spawns;
+  };
+
+  return {
+    description: `testee: ${command}`,
+    async hello() {
+      await ensure();
+      return info!;
+    },
+    async request(op, args) {
+      await ensure();
+      return send(op, args);
+    },
+    async close() {
+      if (child) {
+        child.stdin.end();
+        const c = child;
+        await new Promise<void>((res) => {
+          const t = setTimeout(() => {
+            c.kill('SIGKILL');
+            res();
+          }, 2000);
+          c.on('exit', () => {
+            clearTimeout(t);
+            res();
+          });
+        });
+        child = undefined;
+      }
+    },
+  };
+}

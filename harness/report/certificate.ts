@@ -1,0 +1,92 @@
+// The conformance certificate: the run's summary as canonical CBOR, sealed in a COSE_Sign1 (EdDSA) by the certifying
+// key, binding the suite version, the testee's self-description, the digests of the clause index, vector packs and
+// expectation file, the primary record's digest and the per-class verdicts. Anyone can check it offline.
+import {
+  decodeCanonical,
+  decodeSign1,
+  didPublicKey,
+  encodeCanonical,
+  isJcpError,
+  signSign1,
+  stewardKid,
+  verifySign1,
+  defaultEd25519,
+  type CborInput,
+  type CborMap,
+  type KeyPair,
+} from '../oracle.ts';
+import type { ClassRow, Footer, Header } from './record.ts';
+
+/** The certificate's payload, as plain values. */
+export interface CertificatePayload {
+  readonly certificate: 'jcp-conformance-certificate/1';
+  readonly suite: string;
+  readonly protocol: string;
+  readonly testee: { readonly name: string; readonly version: string; readonly driver: string; readonly claims: readonly string[] };
+  readonly digests: Readonly<Record<string, string>>;
+  readonly vector_packs: ReadonlyArray<{ readonly name: string; readonly digest: string }>;
+  readonly record_digest: string;
+  readonly seed: number;
+  readonly verdicts: Readonly<Record<string, string>>;
+  readonly counts: Readonly<Record<string, number>>;
+  readonly unexpected: number;
+  readonly issued_s: number;
+  readonly signer: string;
+}
+
+/** Builds the payload from the record's header, footer and class rows. */
+export function certificatePayload(h: Header, f: Footer, rows: readonly ClassRow[], recordDigest: string, signer: string, issued_s: number): CertificatePayload {
+  return {
+    certificate: 'jcp-conformance-certificate/1',
+    suite: `${h.suite.name} ${h.suite.version}`,
+    protocol: h.protocol,
+    testee: { name: h.testee.name, version: h.testee.version, driver: h.testee.driver, claims: [...h.testee.claims] },
+    digests: h.digests,
+    vector_packs: h.vector_packs,
+    record_digest: recordDigest,
+    seed: h.seed,
+    verdicts: Object.fromEntries(rows.filter((r) => r.verdict !== 'NOT TESTED').map((r) => [r.class, r.verdict])),
+    counts: f.counts,
+    unexpected: f.unexpected,
+    issued_s,
+    signer,
+  };
+}
+
+/** Seals a payload with the certifying key. */
+export function sealCertificate(p: CertificatePayload, key: KeyPair): Uint8Array {
+  return signSign1(encodeCanonical(p as unknown as CborInput), stewardKid(key.did), key.seed, defaultEd25519());
+}
+
+/** Why a certificate was refused. */
+export class CertificateError extends Error {
+  override readonly name = 'CertificateError';
+}
+
+function plain(v: unknown): unknown {
+  if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [String(k), plain(x)]));
+  if (Array.isArray(v)) return v.map(plain);
+  if (typeof v === 'bigint') return Number(v);
+  return v;
+}
+
+/** Verifies a certificate's envelope and signature (and, when given, that it was signed by `expectedSigner`). */
+export function verifyCertificate(bytes: Uint8Array, expectedSigner?: string): CertificatePayload {
+  try {
+    const s = decodeSign1(bytes);
+    const kid = s.protectedHeader.get(4);
+    if (!(kid instanceof Uint8Array)) throw new CertificateError('the certificate names no signer (kid)');
+    const signer = new TextDecoder('utf-8', { fatal: true }).decode(kid);
+    if (expectedSigner !== undefined && signer !== expectedSigner) throw new CertificateError(`signed by ${signer}, expected ${expectedSigner}`);
+    if (s.protectedHeader.get(1) !== -8) throw new CertificateError('the certificate is not EdDSA-signed');
+    if (!verifySign1(s, didPublicKey(signer), defaultEd25519())) throw new CertificateError(`the signature does not verify under ${signer}`);
+    const p = plain(decodeCanonical(s.payload) as CborMap) as CertificatePayload;
+    if (p.certificate !== 'jcp-conformance-certificate/1') throw new CertificateError(`unknown certificate format ${String(p.certificate)}`);
+    if (p.signer !== signer) throw new CertificateError(`the payload names signer ${p.signer} but the kid is ${signer}`);
+    return p;
+  } catch (e) {
+    if (e instanceof CertificateError) throw e;
+    if (isJcpError(e)) throw new CertificateError(`${e.code}: ${e.message}`);
+    throw e;
+  }
+}

@@ -1,0 +1,91 @@
+// Expectation files, owned by the adopter: which tests are known not to pass, and why. The run fails on an unexpected
+// failure, an unexpected pass, an entry that matches nothing, and a glob that matches too much.
+import { readFileSync } from 'node:fs';
+import type { TestLine } from './record-reporter.ts';
+
+/** One entry: a test id or glob (`*` matches any run of characters), the outcome expected, and why. */
+export interface Expectation {
+  readonly test: string;
+  /** Defaults to "failed". */
+  readonly outcome?: string;
+  readonly reason: string;
+  readonly issue?: string;
+}
+
+/** The file: `{ "expectations": [ … ] }`. */
+export interface ExpectationFile {
+  readonly expectations: readonly Expectation[];
+}
+
+/** A glob matching more tests than this is refused as too broad. */
+export const MAX_GLOB_MATCHES = 20;
+
+/** Outcomes that count as passing. */
+export const PASSING = new Set(['passed']);
+/** Outcomes that are not failures of the implementation but are not passes either. */
+export const NEUTRAL = new Set(['not claimed']);
+
+/** Reads and checks an expectation file. */
+export function readExpectations(path: string): ExpectationFile {
+  const data = JSON.parse(readFileSync(path, 'utf8')) as ExpectationFile;
+  if (!data || !Array.isArray(data.expectations)) throw new Error(`${path}: expected {"expectations": [...]}`);
+  for (const [i, e] of data.expectations.entries()) {
+    if (typeof e.test !== 'string' || e.test.length === 0) throw new Error(`${path}: expectations[${i}].test must be a test id or glob`);
+    if (typeof e.reason !== 'string' || e.reason.trim().length === 0) throw new Error(`${path}: expectations[${i}] (${e.test}) needs a reason`);
+  }
+  return data;
+}
+
+function globToRegExp(g: string): RegExp {
+  return new RegExp(`^${g.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+}
+
+/** A test line with its expectation applied. */
+export interface Judged extends TestLine {
+  /** The outcome the adopter expected, when an entry matched. */
+  readonly expected?: string;
+  /** True when this result should fail the run. */
+  readonly unexpected: boolean;
+}
+
+/** Problems with the expectation file itself (stale or too broad entries). */
+export interface ExpectationProblems {
+  readonly unmatched: readonly string[];
+  readonly tooBroad: ReadonlyArray<{ readonly test: string; readonly matches: number }>;
+}
+
+/** Applies expectations to test lines. */
+export function judge(lines: readonly TestLine[], file?: ExpectationFile): { judged: Judged[]; problems: ExpectationProblems } {
+  const entries = (file?.expectations ?? []).map((e) => ({ e, re: globToRegExp(e.test), hits: 0 }));
+  const judged = lines.map((l): Judged => {
+    const hit = entries.find((x) => (x.e.test.includes('*') ? x.re.test(l.id) : x.e.test === l.id));
+    if (hit) hit.hits++;
+    const passing = PASSING.has(l.outcome);
+    const neutral = NEUTRAL.has(l.outcome);
+    if (!hit) return { ...l, unexpected: !passing && !neutral };
+    const expected = hit.e.outcome ?? 'failed';
+    // an expected failure that now passes is unexpected too: the entry must be removed
+    const matches = l.outcome === expected;
+    return { ...l, expected, outcome: matches ? (passing ? l.outcome : 'expected failure') : l.outcome, unexpected: !matches };
+  });
+  return {
+    judged,
+    problems: {
+      unmatched: entries.filter((x) => x.hits === 0).map((x) => x.e.test),
+      tooBroad: entries.filter((x) => x.e.test.includes('*') && x.hits > MAX_GLOB_MATCHES).map((x) => ({ test: x.e.test, matches: x.hits })),
+    },
+  };
+}
+
+/** The expectation file that would make the current results pass: one entry per test that did not pass, for review. */
+export function expectationsFor(lines: readonly TestLine[], previous?: ExpectationFile): ExpectationFile {
+  const reasons = new Map((previous?.expectations ?? []).map((e) => [e.test, e]));
+  return {
+    expectations: lines
+      .filter((l) => !PASSING.has(l.outcome) && !NEUTRAL.has(l.outcome) && l.outcome !== 'expected failure')
+      .map((l) => {
+        const old = reasons.get(l.id);
+        return { test: l.id, outcome: l.outcome, reason: old?.reason ?? `TODO: why does this ${l.outcome}? (${(l.error ?? '').split('\n')[0]?.slice(0, 120) ?? ''})`, ...(old?.issue ? { issue: old.issue } : {}) };
+      }),
+  };
+}

@@ -1,0 +1,66 @@
+// A vitest reporter that writes one JSON line per conformance test to $JCP_RECORD: the test lines of the primary
+// record (harness/report/record.ts adds the header and footer). Non-conformance tests (no clause ids) are left out.
+import { appendFileSync, writeFileSync } from 'node:fs';
+import type { Reporter, TestCase } from 'vitest/node';
+import { clausesOf } from '../clause.ts';
+
+/** One test's line in the primary record. */
+export interface TestLine {
+  readonly type: 'test';
+  readonly id: string;
+  readonly file: string;
+  readonly title: string;
+  readonly clauses: readonly string[];
+  readonly classes: readonly string[];
+  readonly level: string;
+  readonly outcome: string;
+  readonly duration_ms?: number;
+  readonly error?: string;
+  readonly transcript?: Readonly<Record<string, string>>;
+}
+
+/** The stable id of a test: its first class, its first clause, and its case name — never a position. */
+export function testId(classes: readonly string[], clauses: readonly string[], title: string): string {
+  return `${classes[0] ?? 'unclassed'}|${clauses[0] ?? 'no-clause'}|${title}`;
+}
+
+function bareTitle(name: string): string {
+  const i = name.lastIndexOf(' ⟦');
+  return i < 0 ? name : name.slice(0, i);
+}
+
+export default class RecordReporter implements Reporter {
+  private readonly path = process.env['JCP_RECORD'];
+
+  onInit(): void {
+    if (this.path) writeFileSync(this.path, '');
+  }
+
+  onTestCaseResult(test: TestCase): void {
+    if (!this.path) return;
+    const clauses = clausesOf(test.name);
+    if (clauses.length === 0) return;
+    const meta = test.meta() as Record<string, unknown>;
+    const r = test.result();
+    const classes = (meta['classes'] as string[] | undefined) ?? [];
+    let outcome = (meta['outcome'] as string | undefined) ?? (r.state === 'passed' ? 'passed' : r.state === 'failed' ? 'failed' : 'skipped');
+    // a test that failed before recording an outcome (e.g. in a hook) is a failure, never a pass
+    if (r.state === 'failed' && outcome === 'passed') outcome = 'failed';
+    const title = bareTitle(test.name);
+    const error = r.state === 'failed' ? r.errors.map((e) => e.message).join('\n').slice(0, 4000) : undefined;
+    const line: TestLine = {
+      type: 'test',
+      id: testId(classes, clauses, [...test.fullName.split(' > ').slice(0, -1), title].join(' > ')),
+      file: test.module.relativeModuleId,
+      title,
+      clauses,
+      classes,
+      level: (meta['level'] as string | undefined) ?? 'MUST',
+      outcome,
+      ...(test.diagnostic()?.duration !== undefined ? { duration_ms: Math.round(test.diagnostic()!.duration) } : {}),
+      ...(error ? { error } : {}),
+      ...(meta['transcript'] ? { transcript: meta['transcript'] as Record<string, string> } : {}),
+    };
+    appendFileSync(this.path, JSON.stringify(line) + '\n');
+  }
+}

@@ -1,0 +1,96 @@
+// The protocol is faithful and language-neutral: the reference run as a separate process gives, test for test, the
+// in-process outcomes; and testees that each break one rule on purpose are flagged on the clauses of that rule and
+// nowhere else, while testees that hang or crash on one operation lose only the tests that use it.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { TestLine } from '../report/record-reporter.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const TMP = mkdtempSync(join(tmpdir(), 'jcp-testees-'));
+afterAll(() => rmSync(TMP, { recursive: true, force: true }));
+
+const REFERENCE = 'node --import tsx harness/adapter/testee-main.ts';
+const variant = (v: string) => `node --import tsx mutation/testees/variant-main.ts ${v}`;
+const SUITE = ['harness/conformance', 'harness/external'];
+
+/** Runs conformance test files against a testee (or in-process when `testee` is undefined) and reads the record. */
+function run(name: string, testee: string | undefined, files = SUITE, extraEnv: Record<string, string> = {}): Map<string, TestLine> {
+  const record = join(TMP, `${name}.jsonl`);
+  const env: NodeJS.ProcessEnv = { ...process.env, JCP_RECORD: record, ...extraEnv };
+  delete env['JCP_TESTEE'];
+  if (testee) env['JCP_TESTEE'] = testee;
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files, '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 400_000,
+  });
+  if (r.error) throw r.error;
+  const lines = readFileSync(record, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as TestLine);
+  return new Map(lines.map((l) => [l.id, l]));
+}
+
+const failing = (m: Map<string, TestLine>) => [...m.values()].filter((t) => t.outcome !== 'passed' && t.outcome !== 'not claimed');
+
+describe('the testee protocol', () => {
+  let inProcess: Map<string, TestLine>;
+
+  it('the in-process run of the reference passes every claimed test', () => {
+    inProcess = run('in-process', undefined);
+    expect(inProcess.size).toBeGreaterThan(100);
+    expect(failing(inProcess).map((t) => `${t.id}: ${t.outcome}`)).toEqual([]);
+  }, 420_000);
+
+  it('the reference as a separate process gives the same outcome for every test', () => {
+    const sub = run('subprocess', REFERENCE);
+    expect([...sub.keys()].sort()).toEqual([...inProcess.keys()].sort());
+    const differ = [...sub.values()].filter((t) => inProcess.get(t.id)?.outcome !== t.outcome).map((t) => `${t.id}: ${inProcess.get(t.id)?.outcome} in-process, ${t.outcome} as a testee`);
+    expect(differ).toEqual([]);
+  }, 420_000);
+});
+
+/** For each rule breaker, the clauses of the rule it breaks: every failing test must name one of them. */
+const BREAKERS: Record<string, readonly string[]> = {
+  'debit-on-deny': ['jcp/7#debit-on-allow', 'jcp/5#debit-coupling', 'jcp/7#budget-exceeded'],
+  'drop-inherited-caveat': ['jcp/4.9#child-carries-parent-caveats', 'jcp/4.9#drop-caveat-refused', 'jcp/4.2#caveats-every-link'],
+  'accept-non-canonical': ['jcp/11#reject-non-canonical', 'jcp/3#shortest-integer-form', 'jcp/3#key-order-length-first', 'jcp/3#no-float-bool-null', 'jcp/3#canonical-det-cbor', 'jcp/3#open-key-order'],
+  'no-payload-hash': ['jcp/8#payload-hash-included'],
+};
+
+describe('testees that break one rule are flagged on that rule and nowhere else', () => {
+  for (const [v, clauses] of Object.entries(BREAKERS)) {
+    it(v, () => {
+      const bad = failing(run(v, variant(v)));
+      expect(bad.length, `${v} was not caught by any test`).toBeGreaterThan(0);
+      const elsewhere = bad.filter((t) => !t.clauses.some((c) => clauses.includes(c))).map((t) => `${t.id} (${t.outcome}; names ${t.clauses.join(' ')})`);
+      expect(elsewhere).toEqual([]);
+      expect(bad.every((t) => t.outcome === 'failed')).toBe(true);
+    }, 420_000);
+  }
+});
+
+describe('a testee that hangs or crashes on one operation loses only the tests that use it', () => {
+  const files = ['harness/conformance/frame.test.ts', 'harness/conformance/grant.test.ts'];
+  for (const [v, outcome] of [
+    ['crash:frame.check', 'crash'],
+    ['slow:frame.check', 'timeout'],
+  ] as const) {
+    it(v, () => {
+      const m = run(v.replace(':', '-'), variant(v), files, { JCP_TESTEE_TIMEOUT_MS: '3000' });
+      const frameTests = [...m.values()].filter((t) => t.file.endsWith('frame.test.ts'));
+      const others = [...m.values()].filter((t) => !t.file.endsWith('frame.test.ts'));
+      expect(frameTests.length).toBeGreaterThan(0);
+      expect(frameTests.map((t) => t.outcome)).toEqual(frameTests.map(() => outcome));
+      expect(frameTests.every((t) => (t.transcript?.['request'] ?? '').length > 0)).toBe(true);
+      expect(others.length).toBeGreaterThan(0);
+      expect(others.filter((t) => t.outcome !== 'passed' && t.outcome !== 'not claimed').map((t) => t.id)).toEqual([]);
+    }, 420_000);
+  }
+});

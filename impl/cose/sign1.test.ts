@@ -1,0 +1,39 @@
+// Unit tests of the COSE_Sign1 assembly (impl/cose/sign1.ts): the directly assembled Sig_structure and envelope equal
+// the generic canonical encoder's bytes of the RFC 9052 structures, and decodeSign1 reads a foreign tag-18 envelope.
+import { describe, expect, it } from 'vitest';
+import { cborTag, encodeCanonical } from '../cbor/index.ts';
+import { defaultEd25519, deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
+import { stewardKid } from '../receipt/seal.ts';
+import { decodeSign1, protectedHeaderBytes, sigStructure, signSign1 } from './sign1.ts';
+
+const steward = keyPairFromSeed(deriveSeed('steward'));
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+describe('COSE_Sign1 assembly', () => {
+  it('Sig_structure and the tagged COSE_Sign1 are canonical CBOR of the RFC 9052 structures', () => {
+    for (const len of [0, 1, 23, 24, 255, 256, 65535, 65536]) {
+      const payload = new Uint8Array(len).fill(7);
+      const prot = protectedHeaderBytes(stewardKid(steward.did));
+      expect(hex(sigStructure(prot, payload))).toBe(hex(encodeCanonical(['Signature1', prot, new Uint8Array(), payload])));
+      const env = signSign1(payload, stewardKid(steward.did), steward.seed, defaultEd25519());
+      const sig = env.slice(env.length - 64);
+      expect(defaultEd25519().verify(sig, sigStructure(prot, payload), steward.publicKey)).toBe(true);
+      const generic = encodeCanonical(cborTag(18, [prot, new Map(), payload, sig]), { allowTags: true });
+      expect(hex(env)).toBe(hex(generic));
+    }
+  });
+
+  it('decodeSign1 accepts a foreign tag-18 envelope (its own headers are not a JCP receipt)', () => {
+    const prot = encodeCanonical(new Map([[1, -7]]));
+    const foreign = encodeCanonical(cborTag(18, [prot, new Map([[33, 'x']]), Uint8Array.of(1, 2, 3), new Uint8Array(64).fill(9)]), { allowTags: true });
+    const s = decodeSign1(foreign);
+    expect(s.protectedHeader.get(1)).toBe(-7);
+    expect(s.unprotected.get(33)).toBe('x');
+    expect(hex(s.payload)).toBe('010203');
+    expect(s.signature).toHaveLength(64);
+    // and a JCP envelope reads the same way
+    const own = decodeSign1(signSign1(Uint8Array.of(0xa0), stewardKid(steward.did), steward.seed, defaultEd25519()));
+    expect(own.unprotected.size).toBe(0);
+    expect(own.signature).toHaveLength(64);
+  });
+});
