@@ -91,7 +91,7 @@ const threeLinks = () =>
   })());
 
 describe('jcp §4.2 chain verification', () => {
-  clauseIt(['jcp/4.2#verify-hop-by-hop', 'jcp/4.2#sibling-conservation', 'jcp/8.1#chain-ids'], 'a valid three-link chain is allowed, debits every link, and names them root first', async () => {
+  clauseIt(['jcp/4.2#verify-hop-by-hop', 'jcp/4.2#sibling-conservation', 'jcp/8.1#chain-ids', 'jcp/8#every-decision-sealed'], 'a valid three-link chain is allowed, debits every link, and names them root first', async () => {
     const { root, mid, leaf } = await threeLinks();
     const p = await point();
     const d = await p.decide(chainReq([root, mid, leaf], dave.did, { cost: cost(100n) }));
@@ -104,7 +104,7 @@ describe('jcp §4.2 chain verification', () => {
     expect(core['budget_remaining_uj']).toBe(400n);
   });
 
-  clauseIt(['jcp/8.1#chain-ids'], 'a single-grant receipt carries no chain_ids', async () => {
+  clauseIt(['jcp/8.1#chain-ids', 'jcp/8#every-decision-sealed'], 'a single-grant receipt carries no chain_ids', async () => {
     const { root } = await threeLinks();
     const d = await (await point()).decide({ frame: frameFor(root), chain: [root.signed_grant], caller: bob.did, cost: cost(1n), now_s: NOW });
     expect(d.verdict).toBe('allow');
@@ -153,7 +153,7 @@ describe('jcp §4.2 chain verification', () => {
     }
   });
 
-  clauseIt(['jcp/4.2#sibling-conservation'], "siblings share their root's budget: delegation never mints joules", async () => {
+  clauseIt(['jcp/4.2#sibling-conservation', 'jcp/7#debit-on-allow'], "siblings share their root's budget: delegation never mints joules", async () => {
     const { root } = await threeLinks();
     const p = await point();
     const s1 = await implementation().attenuate(root.signed_grant, bob.seed, { subject: carol.did, budget_uj: 800n, nonce: nonce('sib1') });

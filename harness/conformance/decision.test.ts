@@ -61,7 +61,7 @@ async function outcome(r: DecideFields, setup?: (p: Point) => Promise<void>, tru
 describe('jcp §7 deny reasons, each reached and named exactly', () => {
   const G = once(() => rootGrant({ expiry: 2000n }));
 
-  clauseIt(['jcp/7#debit-on-allow', 'jcp/5#debit-coupling'], 'a well-formed request is allowed and debits its cost', async () => {
+  clauseIt(['jcp/7#debit-on-allow', 'jcp/5#debit-coupling', 'jcp/8#every-decision-sealed'], 'a well-formed request is allowed and debits its cost', async () => {
     const g = await G();
     const p = await point();
     const d = await p.decide(req(g));
@@ -71,7 +71,7 @@ describe('jcp §7 deny reasons, each reached and named exactly', () => {
     expect(core['budget_remaining_uj']).toBe(990n);
   });
 
-  clauseIt(['jcp/7#untrusted-control', 'jcp/6#data-frame-refused', 'jcp/7#debit-on-allow'], 'a data frame is denied untrusted-control, whatever it carries', async () => {
+  clauseIt(['jcp/7#untrusted-control', 'jcp/6#data-frame-refused', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'a data frame is denied untrusted-control, whatever it carries', async () => {
     const g = await G();
     expect(await outcome(req(g, {}, { trust: 'data' }))).toBe('untrusted-control');
     for (const kind of ['tool-call', 'tool-result', 'agent-task', 'agent-reply']) {
@@ -79,13 +79,13 @@ describe('jcp §7 deny reasons, each reached and named exactly', () => {
     }
   });
 
-  clauseIt(['jcp/7#revoked', 'jcp/4.3#both-decision-paths', 'jcp/7#debit-on-allow'], 'a revoked grant is denied revoked (direct path)', async () => {
+  clauseIt(['jcp/7#revoked', 'jcp/4.3#both-decision-paths', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'a revoked grant is denied revoked (direct path)', async () => {
     const g = await G();
     const rev = await implementation().mintRevocation(alice.seed, g.grant_id, nonce('rev'));
     expect(await outcome(req(g), (p) => p.revoke(rev, g.signed_grant))).toBe('revoked');
   });
 
-  clauseIt(['jcp/7#untrusted-root', 'jcp/7#unlisted-root-denied', 'jcp/7#unconfigured-resource-open', 'jcp/7#debit-on-allow'], 'trust roots: open when unconfigured; once configured, only listed roots', async () => {
+  clauseIt(['jcp/7#untrusted-root', 'jcp/7#unlisted-root-denied', 'jcp/7#unconfigured-resource-open', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'trust roots: open when unconfigured; once configured, only listed roots', async () => {
     const g = await G();
     expect(await outcome(req(g))).toBe('allow');
     // configured when the point is made
@@ -101,26 +101,26 @@ describe('jcp §7 deny reasons, each reached and named exactly', () => {
     expect(await outcome(req(g), (p) => p.setTrustRoots(resource('other'), [carol.did]))).toBe('allow');
   });
 
-  clauseIt(['jcp/7#grant-id-mismatch', 'jcp/7#debit-on-allow'], "a frame naming another grant's id is denied wrong-resource", async () => {
+  clauseIt(['jcp/7#grant-id-mismatch', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], "a frame naming another grant's id is denied wrong-resource", async () => {
     const g = await G();
     const other = await rootGrant({ nonce: nonce('other') });
     expect(await outcome(req(g, {}, { grant_id: other.grant_id }))).toBe('wrong-resource');
   });
 
-  clauseIt(['jcp/7#wrong-subject', 'jcp/7#debit-on-allow'], "a caller other than the grant's subject is denied wrong-subject", async () => {
+  clauseIt(['jcp/7#wrong-subject', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], "a caller other than the grant's subject is denied wrong-subject", async () => {
     const g = await G();
     expect(await outcome(req(g, { caller: mallory.did }))).toBe('wrong-subject');
     expect(await outcome(req(g, { caller: alice.did }))).toBe('wrong-subject'); // not even the issuer
   });
 
-  clauseIt(['jcp/7#bad-signature', 'jcp/7#debit-on-allow'], 'a grant whose issuer signature does not verify is denied bad-signature', async () => {
+  clauseIt(['jcp/7#bad-signature', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'a grant whose issuer signature does not verify is denied bad-signature', async () => {
     const g = await G();
     expect(await outcome(req(tamperedSignature(g, 7, 1)))).toBe('bad-signature');
     // mallory signs alice's grant (naming alice as issuer) with her own key: signed by the wrong key
     expect(await outcome(req(forgedBy(g, mallory.seed)))).toBe('bad-signature');
   });
 
-  clauseIt(['jcp/7#expired', 'jcp/7#open-expiry-boundary', 'jcp/7#debit-on-allow'], 'an expired grant is denied expired; expiry 0 never expires', async () => {
+  clauseIt(['jcp/7#expired', 'jcp/7#open-expiry-boundary', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'an expired grant is denied expired; expiry 0 never expires', async () => {
     const g = await G();
     expect(await outcome(req(g, { now_s: 1999n }))).toBe('allow');
     expect(await outcome(req(g, { now_s: 2000n }))).toBe('expired');
@@ -129,18 +129,18 @@ describe('jcp §7 deny reasons, each reached and named exactly', () => {
     expect(await outcome(req(forever, { now_s: 1n << 63n }))).toBe('allow');
   });
 
-  clauseIt(['jcp/7#wrong-resource', 'jcp/7#debit-on-allow'], "a frame for another resource than the capability's is denied wrong-resource", async () => {
+  clauseIt(['jcp/7#wrong-resource', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], "a frame for another resource than the capability's is denied wrong-resource", async () => {
     const g = await G();
     expect(await outcome(req(g, {}, { resource: resource('tool:delete-everything') }))).toBe('wrong-resource');
   });
 
-  clauseIt(['jcp/7#action-not-granted', 'jcp/7#debit-on-allow'], 'an action outside the capability is denied action-not-granted', async () => {
+  clauseIt(['jcp/7#action-not-granted', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'an action outside the capability is denied action-not-granted', async () => {
     const g = await G();
     expect(await outcome(req(g, {}, { action: 'delete' }))).toBe('action-not-granted');
     expect(await outcome(req(g, {}, { action: 'read' }))).toBe('allow');
   });
 
-  clauseIt(['jcp/7#budget-exceeded', 'jcp/5#debit-coupling'], 'prior spend + cost > budget_uj is denied budget-exceeded and not debited', async () => {
+  clauseIt(['jcp/7#budget-exceeded', 'jcp/5#debit-coupling', 'jcp/8#every-decision-sealed'], 'prior spend + cost > budget_uj is denied budget-exceeded and not debited', async () => {
     const g = await G();
     const p = await point();
     expect((await p.decide(req(g, { cost: cost(600n) }))).verdict).toBe('allow');
@@ -159,7 +159,7 @@ describe('jcp §7 deny reasons, each reached and named exactly', () => {
     expect((await p.decide(req(g, { cost: cost(0n) }))).verdict).toBe('allow');
   });
 
-  clauseIt(['jcp/4.2#delegated-alone-chain-broken', 'jcp/7#debit-on-allow'], 'a delegated grant decided on its own is denied chain-broken', async () => {
+  clauseIt(['jcp/4.2#delegated-alone-chain-broken', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'a delegated grant decided on its own is denied chain-broken', async () => {
     const g = await G();
     const child = await implementation().attenuate(g.signed_grant, bob.seed, { subject: carol.did, budget_uj: 100n, nonce: nonce('alone') });
     expect(await outcome(req(child, { caller: carol.did }))).toBe('chain-broken');
@@ -196,7 +196,7 @@ describe('jcp §7 the checks run in order, the first failure naming the reason',
     ['action-not-granted before budget-exceeded', 'action-not-granted', ({ g }) => outcome(req(g, { cost: cost(5000n) }, { action: 'delete' }))],
   ];
   for (const [title, expected, run] of rows) {
-    clauseIt(['jcp/7#checks-in-order', 'jcp/7#debit-on-allow'], title, async () => {
+    clauseIt(['jcp/7#checks-in-order', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], title, async () => {
       expect(await run(await F())).toBe(expected);
     });
   }

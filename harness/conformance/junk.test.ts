@@ -195,7 +195,7 @@ describe('junk through the protocol', () => {
     expect((await p.decide({ frame: frameFor(g), chain: [g.signed_grant], caller: bob.did, cost: cost(1n), now_s: 1n })).verdict).toBe('allow');
   });
 
-  clauseIt(['jcp/4.3#verify-revocation-authority', 'jcp/4.1#refuse-non-holder'], 'revoke and attenuate refuse junk without changing state', async () => {
+  clauseIt(['jcp/4.3#verify-revocation-authority', 'jcp/4.1#refuse-non-holder', 'jcp/7#debit-on-allow'], 'revoke and attenuate refuse junk without changing state', async () => {
     const impl = implementation();
     const g = await rootGrant({ nonce: nonce('junk') });
     const sg = grantOf(g);

@@ -4,9 +4,9 @@
 import { describe, expect } from 'vitest';
 import { clauseIt } from '../clause.ts';
 import { implementation } from '../driver.ts';
-import { bob, cost, frameFor, nonce, point, rootGrant, steward } from '../fixtures.ts';
+import { alice, bob, frameFor, nonce, steward, TOOL } from '../fixtures.ts';
 import { TesteeError } from '../implementation.ts';
-import { cborTag, decodeCanonical, defaultEd25519, encodeCanonical, protectedHeaderBytes, sigStructure, signSign1, stewardKid, type CborValue } from '../oracle.ts';
+import { cborTag, createEnforcementPoint, decodeCanonical, defaultEd25519, encodeCanonical, grantId, mintGrant, protectedHeaderBytes, sigStructure, signedGrantToCbor, signSign1, stewardKid, type CborValue } from '../oracle.ts';
 
 type CoreMap = Map<CborValue, CborValue>;
 
@@ -21,11 +21,16 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
 }
 
 let base: CoreMap | undefined;
-/** The core of a real allow receipt from the implementation under test. */
+/**
+ * The core of a real allow receipt, sealed by the reference (the oracle): these tests are of the implementation's
+ * verifier, so their template must not depend on the implementation's own sealing.
+ */
 async function realCore(): Promise<CoreMap> {
   if (!base) {
-    const g = await rootGrant({ nonce: nonce('fields') });
-    const d = await (await point()).decide({ frame: frameFor(g), chain: [g.signed_grant], caller: bob.did, cost: cost(9n), now_s: 1n });
+    const sg = mintGrant(alice, { subject: bob.did, resource: TOOL, actions: ['call'], budget_uj: 1000n, nonce: nonce('fields') });
+    const m = { signed_grant: encodeCanonical(signedGrantToCbor(sg)), grant_id: grantId(sg.grant) };
+    const f = frameFor(m);
+    const d = createEnforcementPoint({ steward }).decide({ frame: { ...f, kind: 'tool-call', trust: 'control' }, chain: [sg], caller: bob.did, cost: { uj: 9n, provenance: 'Estimator' }, now_s: 1n });
     const top = decodeCanonical(d.receipt, { allowTags: [18] }) as { value: CborValue[] };
     base = decodeCanonical(top.value[2] as Uint8Array) as CoreMap;
   }

@@ -4,9 +4,9 @@
 import { describe, expect } from 'vitest';
 import { clauseIt } from '../clause.ts';
 import { implementation } from '../driver.ts';
-import { bob, cost, frameFor, mallory, nonce, payload, point, rootGrant, steward } from '../fixtures.ts';
+import { alice, bob, cost, frameFor, mallory, nonce, payload, point, rootGrant, steward, TOOL } from '../fixtures.ts';
 import { TesteeError, type DecideFields, type DecisionResult, type Minted } from '../implementation.ts';
-import { cborTag, decodeCanonical, defaultEd25519, encodeCanonical, protectedHeaderBytes, signSign1, stewardKid, type CborValue, type KeyPair } from '../oracle.ts';
+import { cborTag, createEnforcementPoint, decodeCanonical, defaultEd25519, encodeCanonical, grantId, mintGrant, protectedHeaderBytes, signedGrantToCbor, signSign1, stewardKid, type CborValue, type KeyPair } from '../oracle.ts';
 
 /** The code of the TesteeError a call was refused with, or 'accepted'; anything else (a failure) propagates. */
 async function codeOf(p: Promise<unknown>): Promise<string> {
@@ -70,8 +70,21 @@ const A = once(async (): Promise<{ g: Minted; allow: DecisionResult }> => {
   return { g, allow };
 });
 
+/**
+ * The same allowed decision sealed by the reference (the oracle): the template for tests of the implementation's
+ * VERIFIER, so that a fault in the implementation's sealing is flagged by the sealing tests and not by these.
+ */
+const R = once(async (): Promise<{ allow: { receipt: Uint8Array } }> => {
+  const sg = mintGrant(alice, { subject: bob.did, resource: TOOL, actions: ['call', 'read'], budget_uj: 1000n, nonce: nonce('receipts') });
+  const p = createEnforcementPoint({ steward });
+  const m = { signed_grant: encodeCanonical(signedGrantToCbor(sg)), grant_id: grantId(sg.grant) };
+  const d = p.decide({ ...(decideFields(m) as unknown as Parameters<typeof p.decide>[0]), chain: [sg] });
+  expect(d.verdict).toBe('allow');
+  return { allow: { receipt: d.receipt } };
+});
+
 describe('jcp §8 the envelope', () => {
-  clauseIt(['jcp/8#cose-sign1-eddsa', 'jcp/8#steward-is-kid'], 'a receipt is tag 18 COSE_Sign1, protected {1: -8, 4: kid}, empty unprotected', async () => {
+  clauseIt(['jcp/8#cose-sign1-eddsa', 'jcp/8#steward-is-kid', 'jcp/8#every-decision-sealed'], 'a receipt is tag 18 COSE_Sign1, protected {1: -8, 4: kid}, empty unprotected', async () => {
     const { allow } = await A();
     const top = decodeCanonical(allow.receipt, { allowTags: [18] }) as { tag: number; value: CborValue[] };
     expect(top.tag).toBe(18);
@@ -92,7 +105,7 @@ describe('jcp §8 the envelope', () => {
   });
 
   clauseIt(['jcp/8#steward-is-kid'], 'a wrong steward fails', async () => {
-    const { allow } = await A();
+    const { allow } = await R();
     expect(await codeOf(verify(allow.receipt, mallory.did))).toBe('ERR_RECEIPT_STEWARD_MISMATCH');
     expect((await verify(allow.receipt, steward.did))['steward']).toBe(steward.did);
     const core = coreMap(allow.receipt);
@@ -109,7 +122,7 @@ describe('jcp §8 the envelope', () => {
     expect(await codeOf(verify(sigSwap, steward.did))).toBe('ERR_RECEIPT_SIGNATURE_INVALID');
   });
 
-  clauseIt(['jcp/8#coverage-only-when-partial'], 'energy_coverage is sealed only when Partial; any other value is refused', async () => {
+  clauseIt(['jcp/8#coverage-only-when-partial', 'jcp/8#every-decision-sealed'], 'energy_coverage is sealed only when Partial; any other value is refused', async () => {
     const { g, allow } = await A();
     const partial = await (await point()).decide(decideFields(g, { cost: { uj: 5n, provenance: 'HwShunt', coverage: 'Partial' } }));
     expect((await verify(partial.receipt))['energy_coverage']).toBe('Partial');
@@ -119,7 +132,7 @@ describe('jcp §8 the envelope', () => {
   });
 
   clauseIt(['jcp/11#reject-non-canonical', 'jcp/8#cose-sign1-eddsa'], 'truncated, oversized, mis-tagged and malformed envelopes are refused with typed errors', async () => {
-    const { allow } = await A();
+    const { allow } = await R();
     const r = allow.receipt;
     for (let n = 0; n < r.length; n += 7) expect([n, await codeOf(verify(r.slice(0, n)))]).toEqual([n, 'ERR_COSE_MALFORMED']);
     expect(await codeOf(verify(new Uint8Array(70_000)))).toBe('ERR_COSE_TOO_LARGE');
@@ -155,7 +168,7 @@ describe('jcp §8 the envelope', () => {
 });
 
 describe('jcp §8 payload binding and profile versioning (C23)', () => {
-  clauseIt(['jcp/8#payload-hash-included'], 'substituting only the payload (same grant, action and cost) fails verification', async () => {
+  clauseIt(['jcp/8#payload-hash-included', 'jcp/8#every-decision-sealed'], 'substituting only the payload (same grant, action and cost) fails verification', async () => {
     const { g, allow } = await A();
     const [prot, unprot, , sig] = items(allow.receipt);
     const swapped = encodeCanonical(withField(coreMap(allow.receipt), 'payload_hash', payload('evil-args')));
@@ -168,7 +181,7 @@ describe('jcp §8 payload binding and profile versioning (C23)', () => {
   });
 
   clauseIt(['jcp/8#recompute-under-profile'], 'a receipt sealed under jcp/1 still verifies, read under the profile it names', async () => {
-    const { allow } = await A();
+    const { allow } = await R();
     const v1 = withField(withField(coreMap(allow.receipt), 'jcp_receipt', 'jcp/1'), 'payload_hash', undefined);
     const core = await verify(resealRaw(v1), steward.did);
     expect(core['jcp_receipt']).toBe('jcp/1');
@@ -181,7 +194,7 @@ describe('jcp §8 payload binding and profile versioning (C23)', () => {
   });
 
   clauseIt(['jcp/8#refuse-unknown-profile'], 'a profile tag the verifier does not implement is refused, not assumed', async () => {
-    const { allow } = await A();
+    const { allow } = await R();
     const core = coreMap(allow.receipt);
     for (const tag of ['jcp/3', 'jcp/2.1', 'JCP/2', '', 2]) {
       expect([tag, await codeOf(verify(resealRaw(withField(core, 'jcp_receipt', tag))))]).toEqual([tag, 'ERR_RECEIPT_PROFILE_UNKNOWN']);
@@ -189,7 +202,7 @@ describe('jcp §8 payload binding and profile versioning (C23)', () => {
     expect(await codeOf(verify(resealRaw(withField(core, 'jcp_receipt', undefined))))).toBe('ERR_RECEIPT_PROFILE_UNKNOWN');
   });
 
-  clauseIt(['jcp/8#never-mint-jcp1'], 'every receipt the implementation seals, allow or deny, is jcp/2 with payload_hash', async () => {
+  clauseIt(['jcp/8#never-mint-jcp1', 'jcp/8#payload-hash-included'], 'every receipt the implementation seals, allow or deny, is jcp/2 with payload_hash', async () => {
     const g = await rootGrant({ nonce: nonce('never-jcp1'), expiry: 100n });
     const p = await point();
     const requests = [

@@ -4,7 +4,7 @@
 //   debit-on-deny            a denied call still debits its cost (jcp §7, C3)
 //   drop-inherited-caveat    attenuation drops the parent's caveats (jcp §4.9, C7)
 //   accept-non-canonical     cbor.check accepts any well-formed CBOR, canonical or not (jcp §3, §11)
-//   no-payload-hash          receipts are sealed (and verified) without payload_hash (jcp §8, C23)
+//   no-payload-hash          receipts are sealed without payload_hash (jcp §8, C23)
 //   slow:<op>                answers <op> after 60 s (a timeout)
 //   crash:<op>               exits on <op> (a crash)
 //   garbage:<op>             answers <op> with a non-canonical frame
@@ -17,19 +17,16 @@ import { encodeFrame, FrameReader } from '../../harness/protocol/framing.ts';
 import {
   decodeCanonical,
   decodeSign1,
-  didPublicKey,
   encodeCanonical,
   grantId,
   JcpError,
   keyPairFromSeed,
   parseCaveats,
-  parseReceiptCore,
   parseSignedGrant,
   signedGrantToCbor,
   signGrant,
   signSign1,
   stewardKid,
-  verifySign1,
   defaultEd25519,
   type CborInput,
   type CborMap,
@@ -98,6 +95,7 @@ function wrap(base: Adapter): Adapter {
           if (op === 'cbor.check') return { canonical: encodeCanonical(lenient(args.get('bytes') as Uint8Array) as CborInput) };
           return base.handle(op, args);
         case 'no-payload-hash': {
+          // seals receipts without payload_hash (its verifier is the reference's, unchanged)
           const out = base.handle(op, args) as Record<string, unknown>;
           if (op === 'point.new') stewards.set(out['point'] as string, keyPairFromSeed(args.get('steward_seed') as Uint8Array));
           if (op === 'point.decide') {
@@ -106,25 +104,6 @@ function wrap(base: Adapter): Adapter {
             const core = decodeCanonical(s.payload) as CborMap;
             core.delete('payload_hash');
             return { ...out, receipt: signSign1(encodeCanonical(core), stewardKid(key.did), key.seed, defaultEd25519()) };
-          }
-          if (op === 'receipt.verify') {
-            try {
-              return base.handle(op, args);
-            } catch (e) {
-              // a payload-blind verifier: a jcp/2 core without payload_hash passes if its signature does
-              const s = decodeSign1(args.get('receipt') as Uint8Array);
-              const core = decodeCanonical(s.payload) as CborMap;
-              const steward = core.get('steward') as string;
-              if (core.get('jcp_receipt') === 'jcp/2' && !core.has('payload_hash')) {
-                // every other rule still holds: the fields are read as jcp/2 would read them, with a stand-in hash
-                parseReceiptCore(new Map([...core, ['payload_hash', '0'.repeat(64)]]));
-                if (typeof steward !== 'string' || !verifySign1(s, didPublicKey(steward), defaultEd25519())) throw e;
-                const want = args.get('steward');
-                if (typeof want === 'string' && want !== steward) throw new JcpError('ERR_RECEIPT_STEWARD_MISMATCH', 'wrong steward');
-                return { core };
-              }
-              throw e;
-            }
           }
           return out as CborInput;
         }
