@@ -2,7 +2,7 @@
 // The ids go into the test's name as ⟦id id …⟧ and its meta, so the reports, the spec map and the kill matrix read one index.
 import { it, type TestContext } from 'vitest';
 import { findClause } from '../spec-map/index.ts';
-import { testeeInfo } from './driver.ts';
+import { resetTranscript, testeeInfo, transcript } from './driver.ts';
 import { TesteeFailure, UnimplementedError } from './implementation.ts';
 
 /** How a conformance test ended, as the reports grade it. */
@@ -66,7 +66,15 @@ export function clauseIt(
       meta['clauses'] = [...ids];
       meta['classes'] = classes;
       meta['level'] = levelOfClauses(ids);
+      // certify --classes: a test of no selected class is not part of this run
+      const selected = process.env['JCP_CLASSES']?.split(',').filter(Boolean);
+      if (selected && !classes.some((k) => selected.includes(k))) {
+        meta['outcome'] = 'not selected';
+        ctx.skip(`not one of the selected classes ${selected.join(', ')}`);
+        return;
+      }
       const info = await testeeInfo();
+      resetTranscript();
       if (classes.length > 0 && !classes.some((k) => info.claims.includes(k))) {
         meta['outcome'] = 'not claimed';
         ctx.skip(`the implementation claims none of ${classes.join(', ')}`);
@@ -87,7 +95,12 @@ export function clauseIt(
         if (e instanceof TesteeFailure) {
           meta['outcome'] = e.kind === 'protocol' ? 'errored' : e.kind;
           if (e.transcript) meta['transcript'] = e.transcript;
-        } else meta['outcome'] = 'failed';
+        } else {
+          meta['outcome'] = 'failed';
+          // the last exchanges before the failure: the request and response bytes behind it
+          const last = transcript().at(-1);
+          if (last) meta['transcript'] = { op: last.op, request: last.request, response: last.response, exchanges: String(transcript().length) };
+        }
         throw thrown;
       }
     },

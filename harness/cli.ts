@@ -62,11 +62,12 @@ function digestFile(path: string): string {
   return toHex(blake3(readFileSync(path)));
 }
 
-async function handshake(t: Transport): Promise<TesteeInfo> {
+/** The handshake's answer, or the failure that prevented one. */
+async function handshake(t: Transport): Promise<TesteeInfo | TesteeFailure> {
   try {
     return await t.hello();
   } catch (e) {
-    if (e instanceof TesteeFailure) die(`the testee failed the handshake: ${e.message}${e.transcript?.stderr ? `\n--- testee stderr ---\n${e.transcript.stderr}` : ''}`, 1);
+    if (e instanceof TesteeFailure) return e;
     throw e;
   }
 }
@@ -86,9 +87,32 @@ async function certify(a: Args): Promise<number> {
   else if (expPath && !a.flags.has('update-expectations')) die(`expectation file ${expPath} does not exist`);
 
   const transport = testee ? testeeTransport(testee, timeout ? { timeoutMs: Number(timeout) } : {}) : inProcessTransport();
-  const info = await handshake(transport);
+  const hello = await handshake(transport);
   await transport.close();
   const driver = testee ? `testee: ${testee}` : 'in-process reference';
+  if (hello instanceof TesteeFailure) {
+    // no handshake, no tests: still a complete record of what happened, and a clear exit
+    mkdirSync(reportDir, { recursive: true });
+    const failed: Header = {
+      type: 'header',
+      suite: { name: PKG.name, version: PKG.version },
+      protocol: PROTOCOL_VERSION,
+      testee: { name: '(no handshake)', version: '', protocol: '', claims: [], features: [], driver },
+      digests: {},
+      vector_packs: [],
+      seed,
+      classes_requested: classes ?? 'all',
+      started_at: new Date().toISOString(),
+    };
+    const footer: Footer = { type: 'footer', counts: {}, unexpected: 1, expectation_problems: { unmatched: [], tooBroad: [] }, finished_at: new Date().toISOString(), complete: false };
+    writeFileSync(join(reportDir, 'record.jsonl'), [failed, { type: 'handshake', outcome: hello.kind, error: hello.message, transcript: hello.transcript ?? {} }, footer].map((x) => JSON.stringify(x)).join('\n') + '\n');
+    writeFileSync(join(reportDir, 'summary.md'), `# JCP conformance: the testee failed the handshake\n\n${driver}: ${hello.kind} — ${hello.message}\n\n\`\`\`\n${hello.transcript?.stderr ?? ''}\n\`\`\`\n`);
+    console.log(`✗ the testee failed the handshake (${hello.kind}): ${hello.message}`);
+    if (hello.transcript?.stderr) console.log(`--- testee stderr ---\n${hello.transcript.stderr}`);
+    console.log(`no test was run; report in ${reportDir}`);
+    return 1;
+  }
+  const info = hello;
   console.log(`jcp-conformance ${PKG.version}: certifying ${info.name} ${info.version} (${info.language ?? 'language not stated'}) over ${PROTOCOL_VERSION}, ${driver}`);
   console.log(`claims: ${info.claims.join(' ') || '(none)'}; seed ${seed}${classes ? `; classes ${classes.join(' ')}` : ''}`);
 
@@ -111,12 +135,14 @@ async function certify(a: Args): Promise<number> {
   );
   if (run.error) die(`could not start vitest: ${run.error.message}`, 2);
 
-  const lines = existsSync(testsPath)
+  const raw = existsSync(testsPath)
     ? readFileSync(testsPath, 'utf8')
         .split('\n')
         .filter(Boolean)
-        .map((l) => JSON.parse(l) as TestLine)
+        .map((l) => JSON.parse(l) as TestLine | { type: 'end'; reason: string; unhandled: number; broken_files: string[] })
     : [];
+  const lines = raw.filter((l): l is TestLine => l.type === 'test');
+  const end = raw.find((l) => l.type === 'end') as { reason: string; unhandled: number; broken_files: string[] } | undefined;
   const selected = classes ? lines.filter((l) => l.classes.some((k) => classes.includes(k))) : lines;
   if (a.flags.has('update-expectations')) {
     const out = expPath ?? join(reportDir, 'expectations.json');
@@ -142,8 +168,10 @@ async function certify(a: Args): Promise<number> {
   const counts: Record<string, number> = {};
   for (const t of judged) counts[t.outcome] = (counts[t.outcome] ?? 0) + 1;
   const unexpected = judged.filter((t) => t.unexpected).length + problems.unmatched.length + problems.tooBroad.length;
-  // vitest exiting non-zero with no unexpected test result means something failed outside a conformance test
-  const complete = lines.length > 0 && (run.status === 0 || judged.some((t) => t.unexpected));
+  // complete: vitest reached its end, with no error outside a test and no test file that failed to load
+  const complete = lines.length > 0 && end !== undefined && end.reason !== 'interrupted' && end.unhandled === 0 && end.broken_files.length === 0;
+  if (end && end.broken_files.length) console.log(`✗ test files that failed to load: ${end.broken_files.join(', ')}`);
+  if (end && end.unhandled) console.log(`✗ ${end.unhandled} error(s) outside any test: see the output above`);
   const footer: Footer = { type: 'footer', counts, unexpected, expectation_problems: problems, finished_at: new Date().toISOString(), complete };
   const recordPath = join(reportDir, 'record.jsonl');
   writeFileSync(recordPath, [header, ...judged.map(({ unexpected: _u, ...t }) => ({ ...t, unexpected: _u ? 1 : 0 })), footer].map((x) => JSON.stringify(x)).join('\n') + '\n');

@@ -1,17 +1,52 @@
 // Which implementation the conformance tests run against: the in-process reference by default, or the testee named
 // by JCP_TESTEE (a command line), with JCP_TESTEE_TIMEOUT_MS per request. One client per test worker.
-import { Implementation, type TesteeInfo } from './implementation.ts';
+import { encodeCanonical, toHex } from './oracle.ts';
+import { Implementation, type TesteeInfo, type Transport } from './implementation.ts';
 import { inProcessTransport } from './drivers/in-process.ts';
 import { testeeTransport } from './drivers/testee.ts';
 
 let client: Implementation | undefined;
+
+/** One exchange with the implementation under test, as hex of the canonical request args and response. */
+export interface Exchange {
+  readonly op: string;
+  readonly request: string;
+  readonly response: string;
+}
+
+const KEEP = 8;
+let exchanges: Exchange[] = [];
+
+/** Forgets the exchanges recorded so far (a test starts). */
+export function resetTranscript(): void {
+  exchanges = [];
+}
+
+/** The last exchanges of the running test: evidence for a report when it fails. */
+export function transcript(): readonly Exchange[] {
+  return exchanges;
+}
+
+function recording(t: Transport): Transport {
+  return {
+    description: t.description,
+    hello: () => t.hello(),
+    close: () => t.close(),
+    async request(op, args) {
+      const r = await t.request(op, args);
+      exchanges.push({ op, request: toHex(encodeCanonical(args)).slice(0, 4096), response: toHex(encodeCanonical(r)).slice(0, 4096) });
+      if (exchanges.length > KEEP) exchanges.shift();
+      return r;
+    },
+  };
+}
 
 /** The implementation under test. */
 export function implementation(): Implementation {
   if (!client) {
     const cmd = process.env['JCP_TESTEE'];
     const timeoutMs = process.env['JCP_TESTEE_TIMEOUT_MS'] ? Number(process.env['JCP_TESTEE_TIMEOUT_MS']) : undefined;
-    client = new Implementation(cmd ? testeeTransport(cmd, timeoutMs ? { timeoutMs } : {}) : inProcessTransport());
+    client = new Implementation(recording(cmd ? testeeTransport(cmd, timeoutMs ? { timeoutMs } : {}) : inProcessTransport()));
   }
   return client;
 }

@@ -1,7 +1,7 @@
 // A vitest reporter that writes one JSON line per conformance test to $JCP_RECORD: the test lines of the primary
 // record (harness/report/record.ts adds the header and footer). Non-conformance tests (no clause ids) are left out.
 import { appendFileSync, writeFileSync } from 'node:fs';
-import type { Reporter, TestCase } from 'vitest/node';
+import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import { clausesOf } from '../clause.ts';
 
 /** One test's line in the primary record. */
@@ -36,6 +36,13 @@ export default class RecordReporter implements Reporter {
     if (this.path) writeFileSync(this.path, '');
   }
 
+  /** Marks the record complete: how the run ended, and errors outside any test (a file that failed to load). */
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
+    if (!this.path) return;
+    const broken = modules.filter((m) => m.errors().length > 0).map((m) => m.relativeModuleId);
+    appendFileSync(this.path, JSON.stringify({ type: 'end', reason, unhandled: unhandled.length, broken_files: broken }) + '\n');
+  }
+
   onTestCaseResult(test: TestCase): void {
     if (!this.path) return;
     const clauses = clausesOf(test.name);
@@ -43,6 +50,7 @@ export default class RecordReporter implements Reporter {
     const meta = test.meta() as Record<string, unknown>;
     const r = test.result();
     const classes = (meta['classes'] as string[] | undefined) ?? [];
+    if (meta['outcome'] === 'not selected') return;
     let outcome = (meta['outcome'] as string | undefined) ?? (r.state === 'passed' ? 'passed' : r.state === 'failed' ? 'failed' : 'skipped');
     // a test that failed before recording an outcome (e.g. in a hook) is a failure, never a pass
     if (r.state === 'failed' && outcome === 'passed') outcome = 'failed';
