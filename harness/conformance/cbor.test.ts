@@ -9,9 +9,10 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { clauseIt } from '../clause.ts';
+import { assertProperty } from '../refusal.ts';
 import { implementation } from '../driver.ts';
 import { fcParams } from '../external-vectors.ts';
-import { TesteeError, TesteeFailure, UnimplementedError } from '../implementation.ts';
+import { TesteeError } from '../implementation.ts';
 import { concatBytes, encodeCanonical, fromHex, toHex, type CborMap, type CborValue, type JcpErrorCode } from '../oracle.ts';
 
 const CANONICAL = 'jcp/3#canonical-det-cbor';
@@ -57,20 +58,6 @@ async function expectRefused(hex: string, code: JcpErrorCode | readonly JcpError
 }
 
 /** fc.assert for async properties; a TesteeFailure or UnimplementedError inside a run surfaces as itself. */
-async function assertProperty<T>(p: fc.IAsyncProperty<T>, params: fc.Parameters<T>): Promise<void> {
-  try {
-    await fc.assert(p, params);
-  } catch (e) {
-    const cause = (e as { cause?: unknown }).cause;
-    if (cause instanceof UnimplementedError) throw cause;
-    if (cause instanceof TesteeFailure) {
-      // the same failure, with fast-check's counterexample added (the message already starts with the kind)
-      throw new TesteeFailure(cause.kind, `${cause.message.slice(cause.kind.length + 2)}\n${(e as Error).message}`, cause.transcript);
-    }
-    throw e;
-  }
-}
-
 const hexByte = (n: number): string => n.toString(16).padStart(2, '0');
 
 /** A head of major type `major` for `arg`, in the form `ai` names (24 … 27), or the shortest when omitted. */

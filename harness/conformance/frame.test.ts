@@ -2,21 +2,11 @@
 // Frames are encoded by the oracle and judged by the implementation under test's frame.check.
 import { describe, expect } from 'vitest';
 import { clauseIt } from '../clause.ts';
+import { codeOf } from '../refusal.ts';
 import { implementation } from '../driver.ts';
 import { frameFor, payload, rootGrant } from '../fixtures.ts';
-import { TesteeError, type FrameFields } from '../implementation.ts';
+import type { FrameFields } from '../implementation.ts';
 import { encodeCanonical, type CborValue } from '../oracle.ts';
-
-/** The code of the TesteeError a call was refused with, or 'accepted'; anything else (a failure) propagates. */
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'accepted';
-  } catch (e) {
-    if (e instanceof TesteeError) return e.code;
-    throw e;
-  }
-}
 
 /** A control frame over a root grant minted by the implementation under test (built on first use, inside a test). */
 let baseP: Promise<FrameFields> | undefined;

@@ -5,10 +5,11 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { clauseIt } from '../clause.ts';
+import { assertProperty } from '../refusal.ts';
 import { implementation } from '../driver.ts';
 import { fcParams } from '../external-vectors.ts';
 import { bob, carol, cost, dave, frameFor, grantOf, key, mallory, nonce, payload, point, rootGrant } from '../fixtures.ts';
-import { TesteeError, TesteeFailure, UnimplementedError, type Minted } from '../implementation.ts';
+import { TesteeError, type Minted } from '../implementation.ts';
 import { attenuate, encodeCanonical, grantId, signedGrantToCbor, type CborInput, type Grant } from '../oracle.ts';
 
 const ACTIONS = ['call', 'read', 'write', 'delete'];
@@ -28,20 +29,6 @@ async function settle<T>(p: Promise<T>): Promise<{ ok: T } | { code: string }> {
 }
 
 /** fc.assert for async properties; a TesteeFailure or UnimplementedError inside a run surfaces as itself. */
-async function assertProperty<T>(p: fc.IAsyncProperty<T>, params: fc.Parameters<T>): Promise<void> {
-  try {
-    await fc.assert(p, params);
-  } catch (e) {
-    const cause = (e as { cause?: unknown }).cause;
-    if (cause instanceof UnimplementedError) throw cause;
-    if (cause instanceof TesteeFailure) {
-      // the same failure, with fast-check's counterexample added (the message already starts with the kind)
-      throw new TesteeFailure(cause.kind, `${cause.message.slice(cause.kind.length + 2)}\n${(e as Error).message}`, cause.transcript);
-    }
-    throw e;
-  }
-}
-
 /** A caveat's identity for comparison: its variant and parameter as text. */
 const caveatKey = (c: unknown): string => JSON.stringify(c, (_, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x instanceof Uint8Array ? [...x] : x));
 
@@ -192,7 +179,6 @@ describe('properties', () => {
   });
 
   clauseIt(['jcp/7#budget-exceeded', 'jcp/7#debit-on-allow', 'jcp/5#debit-coupling'], 'a denied call never debits, whatever made it fail', async () => {
-    const impl = implementation();
     const root = await rootGrant({ budget_uj: 500n, expiry: 100n, caveats: [{ MaxCostUj: 300n }], nonce: nonce('deny-root') });
     // the child is minted by the reference: this property is about decisions, so its fixture must not depend on the
     // implementation's own attenuation (which the attenuation property checks)

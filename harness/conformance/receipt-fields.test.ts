@@ -3,22 +3,12 @@
 // reason — even when the steward's signature over it is good. Cores are crafted and sealed with the oracle.
 import { describe, expect } from 'vitest';
 import { clauseIt } from '../clause.ts';
+import { codeOf } from '../refusal.ts';
 import { implementation } from '../driver.ts';
 import { alice, bob, frameFor, nonce, steward, TOOL } from '../fixtures.ts';
-import { TesteeError } from '../implementation.ts';
 import { cborTag, createEnforcementPoint, decodeCanonical, defaultEd25519, encodeCanonical, grantId, mintGrant, protectedHeaderBytes, sigStructure, signedGrantToCbor, signSign1, stewardKid, type CborValue } from '../oracle.ts';
 
 type CoreMap = Map<CborValue, CborValue>;
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'accepted';
-  } catch (e) {
-    if (e instanceof TesteeError) return e.code;
-    throw e;
-  }
-}
 
 let base: CoreMap | undefined;
 /**

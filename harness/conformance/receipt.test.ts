@@ -3,21 +3,11 @@
 // implementation under test's decisions, or crafted with the oracle, and always judged by its receipt.verify.
 import { describe, expect } from 'vitest';
 import { clauseIt } from '../clause.ts';
+import { codeOf } from '../refusal.ts';
 import { implementation } from '../driver.ts';
 import { alice, bob, cost, frameFor, mallory, nonce, payload, point, rootGrant, steward, TOOL } from '../fixtures.ts';
-import { TesteeError, type DecideFields, type DecisionResult, type Minted } from '../implementation.ts';
+import type { DecideFields, DecisionResult, Minted } from '../implementation.ts';
 import { cborTag, createEnforcementPoint, decodeCanonical, defaultEd25519, encodeCanonical, grantId, mintGrant, protectedHeaderBytes, signedGrantToCbor, signSign1, stewardKid, type CborValue, type KeyPair } from '../oracle.ts';
-
-/** The code of the TesteeError a call was refused with, or 'accepted'; anything else (a failure) propagates. */
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'accepted';
-  } catch (e) {
-    if (e instanceof TesteeError) return e.code;
-    throw e;
-  }
-}
 
 const verify = (receipt: Uint8Array, stewardDid?: string) => implementation().verifyReceipt(receipt, stewardDid);
 

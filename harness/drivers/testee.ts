@@ -36,7 +36,6 @@ export function testeeTransport(command: string, opts: TesteeOptions = {}): Tran
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const startupTimeoutMs = Math.max(opts.startupTimeoutMs ?? 30_000, timeoutMs);
   let child: ChildProcessWithoutNullStreams | undefined;
-  let reader: FrameReader | undefined;
   let stderr = '';
   let seq = 0;
   let pending: Pending | undefined;
@@ -46,7 +45,6 @@ export function testeeTransport(command: string, opts: TesteeOptions = {}): Tran
   const kill = () => {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     child = undefined;
-    reader = undefined;
   };
 
   const fail = (kind: TesteeFailure['kind'], message: string, responseHex?: string) => {
@@ -71,7 +69,6 @@ export function testeeTransport(command: string, opts: TesteeOptions = {}): Tran
     const c = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'], ...(opts.cwd ? { cwd: opts.cwd } : {}) });
     const r = new FrameReader(opts.maxFrameBytes ?? MAX_FRAME_BYTES);
     child = c;
-    reader = r;
     c.stdout.on('data', (chunk: Buffer) => {
       if (child !== c) return;
       let frames;
