@@ -10,7 +10,7 @@
 //   garbage:<op>             answers <op> with a non-canonical frame
 //   oversize:<op>            answers <op> with a frame header declaring 2 GiB
 //   exit-early               exits before the handshake
-import { decode as laxDecode } from 'cbor-x';
+import { decode as laxDecode } from 'cborg';
 import { createReferenceAdapter } from '../../harness/adapter/reference.ts';
 import { respond, type Adapter } from '../../harness/adapter/respond.ts';
 import { encodeFrame, FrameReader } from '../../harness/protocol/framing.ts';
@@ -40,7 +40,7 @@ const [fault, faultOp] = variant.split(':') as [string, string | undefined];
 
 if (fault === 'exit-early') process.exit(4);
 
-/** A lenient CBOR reader standing in for a non-strict implementation: cbor-x's defaults, values mapped to ours. */
+/** A lenient CBOR reader standing in for a non-strict implementation: cborg's lenient defaults, values mapped to ours. */
 function lenient(b: Uint8Array): CborValue {
   const conv = (v: unknown): CborValue => {
     if (v instanceof Uint8Array) return v;
@@ -52,7 +52,7 @@ function lenient(b: Uint8Array): CborValue {
     throw new JcpError('ERR_CBOR_SIMPLE_VALUE', 'a simple value');
   };
   try {
-    return conv(laxDecode(b));
+    return conv(laxDecode(b, { useMaps: true }));
   } catch (e) {
     if (e instanceof JcpError) throw e;
     throw new JcpError('ERR_CBOR_TRUNCATED', String(e));
