@@ -34,7 +34,7 @@
 import { createPrivateKey, createPublicKey, sign as _cryptoSign, verify as _cryptoVerify, type KeyObject } from 'node:crypto';
 import * as _noble from '@noble/ed25519';
 import { sha512 as _sha512 } from '@noble/hashes/sha2.js';
-import { abytes, concatBytes } from '../bytes.ts';
+import { abytes, bytesEqual, concatBytes } from '../bytes.ts';
 import { JcpError } from '../errors.ts';
 import { blake3DeriveKey } from '../hash/blake3.ts';
 import { didFromPublicKey } from './did-key.ts';
@@ -165,7 +165,19 @@ function _importSeed(seed: Uint8Array): KeyObject {
   }
 }
 
+// A first-level cache by array object (a KeyPair's seed is one array for its whole life), checked against a copy of
+// the bytes, so a seed changed in place is looked up again by its bytes rather than trusted.
+const _bySeedObject = new WeakMap<Uint8Array, { readonly bytes: Uint8Array; readonly entry: _PrivateEntry }>();
+
 function _privateEntry(seed: Uint8Array): _PrivateEntry {
+  const hit0 = _bySeedObject.get(seed);
+  if (hit0 !== undefined && bytesEqual(hit0.bytes, seed)) return hit0.entry;
+  const entry = _privateEntryByBytes(seed);
+  _bySeedObject.set(seed, { bytes: seed.slice(), entry });
+  return entry;
+}
+
+function _privateEntryByBytes(seed: Uint8Array): _PrivateEntry {
   const k = _cacheKey(seed);
   const hit = _privateKeys.get(k);
   if (hit !== undefined) return hit;

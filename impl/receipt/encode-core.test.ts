@@ -56,3 +56,15 @@ describe('encodeReceiptCore', () => {
     }
   });
 });
+
+describe('encodeReceiptCore returns bytes of its own', () => {
+  it('a later encoding does not change an earlier result, which is a plain Uint8Array', () => {
+    const a = { jcp_receipt: 'jcp/2', grant_id: 'a'.repeat(64), cost_uj: 1n, steward: 'x' } as never;
+    const b = { jcp_receipt: 'jcp/2', grant_id: 'b'.repeat(64), cost_uj: 2n, steward: 'y' } as never;
+    const first = encodeReceiptCore(a);
+    const copy = first.slice();
+    encodeReceiptCore(b);
+    expect(Buffer.from(first).equals(Buffer.from(copy))).toBe(true);
+    expect(Object.getPrototypeOf(first)).toBe(Uint8Array.prototype);
+  });
+});

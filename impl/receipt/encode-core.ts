@@ -64,11 +64,35 @@ function uint(n: bigint): void {
   buf[pos++] = lo & 0xff;
 }
 
+// Encoded text of the long strings a point seals again and again (DIDs, content ids), keyed by the string itself.
+const TEXT_CACHE_MAX = 4096;
+const textCache = new Map<string, Uint8Array>();
+
 /**
  * Writes `s` as a canonical text string when it is ASCII (UTF-8 length = string length); returns false, the buffer
  * then holding junk past `pos` that the caller discards, when it is not.
  */
 function ascii(s: string): boolean {
+  const n = s.length;
+  if (n >= 40) {
+    const hit = textCache.get(s);
+    if (hit !== undefined) {
+      ensure(hit.length);
+      buf.set(hit, pos);
+      pos += hit.length;
+      return true;
+    }
+    const at = pos;
+    if (!asciiUncached(s)) return false;
+    if (textCache.size >= TEXT_CACHE_MAX) textCache.clear();
+    // a copy (Buffer's slice would be a view of the scratch buffer, overwritten by the next core)
+    textCache.set(s, new Uint8Array(buf.subarray(at, pos)));
+    return true;
+  }
+  return asciiUncached(s);
+}
+
+function asciiUncached(s: string): boolean {
   const n = s.length;
   head(3, n);
   ensure(3 * n);
@@ -84,7 +108,8 @@ function ascii(s: string): boolean {
  */
 export function encodeReceiptCore(core: ReceiptCore): Uint8Array {
   const v = writeReceiptCore(core);
-  return v.buffer === buf.buffer ? v.slice() : v;
+  // a copy into a plain Uint8Array: the scratch buffer is a Buffer, whose slice() would be a view of it
+  return v.buffer === buf.buffer ? new Uint8Array(v) : v;
 }
 
 /**
