@@ -33,8 +33,11 @@ function run(name: string, testee: string | undefined, files = SUITE, extraEnv: 
   const lines = readFileSync(record, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as TestLine);
-  return new Map(lines.map((l) => [l.id, l]));
+    .map((l) => JSON.parse(l) as TestLine | { type: 'end'; reason: string; unhandled: number; broken_files: string[] });
+  const end = lines.find((l) => l.type === 'end');
+  // the run must have reached its end, with every test file loaded
+  if (!end || end.type !== 'end' || end.broken_files.length > 0 || end.unhandled > 0) throw new Error(`${name}: the run did not complete: ${JSON.stringify(end)}\n${r.stdout.slice(-2000)}`);
+  return new Map(lines.filter((l): l is TestLine => l.type === 'test').map((l) => [l.id, l]));
 }
 
 const failing = (m: Map<string, TestLine>) => [...m.values()].filter((t) => t.outcome !== 'passed' && t.outcome !== 'not claimed');
