@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
-const REFERENCE = 'node --import tsx harness/adapter/testee-main.ts';
+// the reference testee as it would ship: bundled JavaScript (npm run build:testee), no TypeScript compiled at start-up
+const REFERENCE = process.env['JCP_BENCH_TESTEE'] ?? 'node dist/reference-testee.mjs';
 
 function once(testee: string | undefined): number {
   const env: NodeJS.ProcessEnv = { ...process.env };

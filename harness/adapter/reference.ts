@@ -31,12 +31,22 @@ import {
   type Frame,
   type SignedGrant,
 } from '../../impl/index.ts';
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCaveatList } from './caveats.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The project root: the nearest folder above this module holding spec-map/implemented.json (works bundled too). */
+function findRoot(from: string): string {
+  let dir = from;
+  for (;;) {
+    if (existsSync(join(dir, 'spec-map', 'implemented.json')) && existsSync(join(dir, 'package.json'))) return dir;
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`jcp reference testee: no project root above ${from}`);
+    dir = up;
+  }
+}
+const ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
 
 /** What the reference says of itself at the handshake. */
 export const REFERENCE_INFO = {
