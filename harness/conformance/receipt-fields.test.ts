@@ -92,6 +92,8 @@ describe('jcp §8 the core is read under its profile', () => {
     expect(await verify(sealCore(with_(core, 'energy_coverage', 'Partial')))).toBe('accepted');
     expect(await verify(sealCore(with_(core, 'chain_ids', ['a'.repeat(64), 'b'.repeat(64)])))).toBe('accepted');
     expect(await verify(sealCore(with_(core, 'cost_uj', 2n ** 64n - 1n)))).toBe('accepted');
+    // zero is a uint: a free call and a spent budget are ordinary values
+    expect(await verify(sealCore(with_(with_(core, 'cost_uj', 0), 'budget_remaining_uj', 0)))).toBe('accepted');
   });
 
   clauseIt(['jcp/8#every-decision-sealed'], 'a deny names its reason and an allow names none', async () => {
