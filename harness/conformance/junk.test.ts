@@ -7,6 +7,7 @@
 // reference's TypeScript API in impl/jcp/junk.test.ts.
 import { describe, expect } from 'vitest';
 import { clauseIt } from '../clause.ts';
+import { codeOf } from '../refusal.ts';
 import { implementation } from '../driver.ts';
 import { alice, bob, carol, cost, frameFor, grantOf, nonce, point, rootGrant } from '../fixtures.ts';
 import { interpret, Point, TesteeError, type DecideFields, type FrameFields } from '../implementation.ts';
@@ -24,19 +25,8 @@ import {
   type JcpErrorCode,
 } from '../oracle.ts';
 
-/** The code of the TesteeError `p` rejects with, or 'accepted'; a TesteeFailure (or any other throw) propagates. */
-async function refusal(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'accepted';
-  } catch (e) {
-    if (e instanceof TesteeError) return e.code;
-    throw e;
-  }
-}
-
 async function expectRefused(p: Promise<unknown>, codes: readonly JcpErrorCode[], what: string): Promise<void> {
-  const got = await refusal(p);
+  const got = await codeOf(p);
   expect(codes, `${what}: came back ${got}`).toContain(got);
 }
 

@@ -2,8 +2,8 @@
 // and a value that is not a map is refused ERR_FRAME_MALFORMED. Frame checks over the protocol live in
 // harness/conformance/frame.test.ts.
 import { describe, expect, it } from 'vitest';
+import { codeOf } from '../_test-support.ts';
 import { decodeCanonical, encodeCanonical } from '../cbor/index.ts';
-import { isJcpError } from '../errors.ts';
 import { frameToCbor, parseFrame } from './codec.ts';
 import { contentId } from './content-id.ts';
 import type { Frame } from './types.ts';
@@ -16,15 +16,6 @@ const base: Frame = {
   resource: contentId({ resource: 'tool:search' }),
   payload_hash: contentId({ payload: 'args' }),
 };
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-    return 'accepted';
-  } catch (e) {
-    return isJcpError(e) ? e.code : 'not a JcpError';
-  }
-}
 
 describe('frameToCbor / parseFrame', () => {
   it('encodes a frame without a model as exactly the six original fields; with a model, seven', () => {
