@@ -63,9 +63,6 @@ export function clauseIt(
     clauseTitle(ids, title),
     async (ctx) => {
       const meta = ctx.task.meta as Record<string, unknown>;
-      meta['clauses'] = [...ids];
-      meta['classes'] = classes;
-      meta['level'] = levelOfClauses(ids);
       // certify --classes: a test of no selected class is not part of this run
       const selected = process.env['JCP_CLASSES']?.split(',').filter(Boolean);
       if (selected && !classes.some((k) => selected.includes(k))) {
@@ -88,7 +85,6 @@ export function clauseIt(
         const e = thrown instanceof Error && (thrown.cause instanceof UnimplementedError || thrown.cause instanceof TesteeFailure) ? thrown.cause : thrown;
         if (e instanceof UnimplementedError) {
           meta['outcome'] = 'unimplemented';
-          meta['detail'] = e.message;
           ctx.skip(e.message);
           return;
         }

@@ -13,7 +13,7 @@ import { inProcessTransport } from './drivers/in-process.ts';
 import { testeeTransport } from './drivers/testee.ts';
 import { PROTOCOL_VERSION } from './protocol/schema.ts';
 import { expectationsFor, judge, readExpectations, type ExpectationFile } from './report/expectations.ts';
-import type { TestLine } from './report/record-reporter.ts';
+import { readTestRecord, runCompleted } from './report/record-reporter.ts';
 import { classRows, junitXml, markdownSummary, terminalTable, writeAllure, type Footer, type Header } from './report/record.ts';
 import { certificatePayload, CertificateError, sealCertificate, verifyCertificate } from './report/certificate.ts';
 import { blake3, deriveSeed, keyPairFromSeed, toHex } from './oracle.ts';
@@ -135,15 +135,8 @@ async function certify(a: Args): Promise<number> {
   );
   if (run.error) die(`could not start vitest: ${run.error.message}`, 2);
 
-  const raw = existsSync(testsPath)
-    ? readFileSync(testsPath, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as TestLine | { type: 'end'; reason: string; unhandled: number; broken_files: string[] })
-    : [];
-  const lines = raw.filter((l): l is TestLine => l.type === 'test');
-  const end = raw.find((l) => l.type === 'end') as { reason: string; unhandled: number; broken_files: string[] } | undefined;
-  const selected = classes ? lines.filter((l) => l.classes.some((k) => classes.includes(k))) : lines;
+  // tests of no selected class never ran (clauseIt skips them as 'not selected' and the reporter leaves them out)
+  const { tests: selected, end } = readTestRecord(testsPath);
   if (a.flags.has('update-expectations')) {
     const out = expPath ?? join(reportDir, 'expectations.json');
     writeFileSync(out, JSON.stringify(expectationsFor(selected, expectations), null, 2) + '\n');
@@ -169,7 +162,7 @@ async function certify(a: Args): Promise<number> {
   for (const t of judged) counts[t.outcome] = (counts[t.outcome] ?? 0) + 1;
   const unexpected = judged.filter((t) => t.unexpected).length + problems.unmatched.length + problems.tooBroad.length;
   // complete: vitest reached its end, with no error outside a test and no test file that failed to load
-  const complete = lines.length > 0 && end !== undefined && end.reason !== 'interrupted' && end.unhandled === 0 && end.broken_files.length === 0;
+  const complete = runCompleted(selected, end);
   if (end && end.broken_files.length) console.log(`✗ test files that failed to load: ${end.broken_files.join(', ')}`);
   if (end && end.unhandled) console.log(`✗ ${end.unhandled} error(s) outside any test: see the output above`);
   const footer: Footer = { type: 'footer', counts, unexpected, expectation_problems: problems, finished_at: new Date().toISOString(), complete };

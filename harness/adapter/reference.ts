@@ -12,6 +12,7 @@ import {
   keyPairFromSeed,
   mintGrant,
   mintRevocation,
+  parseCaveats,
   parseFrame,
   parseSignedGrant,
   parseSignedRevocation,
@@ -28,13 +29,12 @@ import {
   type CborValue,
   type Caveat,
   type EnforcementPoint,
-  type Frame,
   type SignedGrant,
 } from '../../impl/index.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCaveatList } from './caveats.ts';
+import { PROTOCOL_VERSION } from '../protocol/schema.ts';
 
 /** The project root: the nearest folder above this module holding spec-map/implemented.json (works bundled too). */
 function findRoot(from: string): string {
@@ -92,16 +92,18 @@ const texts = (v: CborValue | undefined, k: string): string[] => {
   return v as string[];
 };
 
+/** A money ceiling {currency, minor} from its CBOR value. */
+function funds(v: CborValue | undefined): { currency: string; minor: bigint } {
+  const m = map(v, 'budget_funds');
+  return { currency: text(m, 'currency'), minor: uint(m.get('minor'), 'budget_funds.minor') };
+}
+
 function signedGrantFromBytes(b: Uint8Array): SignedGrant {
   return parseSignedGrant(decodeCanonical(b));
 }
 
 function minted(sg: SignedGrant): CborInput {
   return { signed_grant: encodeCanonical(signedGrantToCbor(sg)), grant_id: grantId(sg.grant) };
-}
-
-function frameFromMap(m: CborMap): Frame {
-  return parseFrame(m);
 }
 
 /** A fresh adapter: its enforcement points live as long as it does. */
@@ -116,7 +118,7 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
   };
 
   const handlers: Record<string, (a: CborMap) => CborInput> = {
-    hello: () => ({ ...REFERENCE_INFO, protocol: 'jcp-testee/1', claims: [...REFERENCE_INFO.claims], features: [...REFERENCE_INFO.features] }),
+    hello: () => ({ ...REFERENCE_INFO, protocol: PROTOCOL_VERSION, claims: [...REFERENCE_INFO.claims], features: [...REFERENCE_INFO.features] }),
     'identity.from-seed': (a) => {
       const k = keyPairFromSeed(bytes(a, 'seed'));
       return { public_key: k.publicKey, did: k.did };
@@ -131,7 +133,7 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
       const issuer = keyPairFromSeed(bytes(a, 'issuer_seed'));
       const g = map(a.get('grant'), 'grant');
       const cap = map(g.get('capability'), 'grant.capability');
-      const caveats: Caveat[] | undefined = g.has('caveats') ? parseCaveatList(g.get('caveats')!) : undefined;
+      const caveats: Caveat[] | undefined = g.has('caveats') ? parseCaveats(g.get('caveats')!) : undefined;
       const sg = mintGrant(issuer, {
         subject: text(g, 'subject'),
         resource: text(cap, 'resource'),
@@ -139,7 +141,7 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
         budget_uj: uint(g.get('budget_uj'), 'grant.budget_uj'),
         expiry: uint(g.get('expiry'), 'grant.expiry'),
         nonce: bytes(g, 'nonce'),
-        ...(g.has('budget_funds') ? { budget_funds: { currency: text(map(g.get('budget_funds'), 'budget_funds'), 'currency'), minor: uint(map(g.get('budget_funds'), 'budget_funds').get('minor'), 'minor') } } : {}),
+        ...(g.has('budget_funds') ? { budget_funds: funds(g.get('budget_funds')) } : {}),
         ...(caveats ? { caveats } : {}),
         ...(g.has('delegate_depth') ? { delegate_depth: uint(g.get('delegate_depth'), 'grant.delegate_depth') } : {}),
       });
@@ -156,10 +158,8 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
         ...(c.has('budget_uj') ? { budget_uj: uint(c.get('budget_uj'), 'child.budget_uj') } : {}),
         ...(c.has('expiry') ? { expiry: uint(c.get('expiry'), 'child.expiry') } : {}),
         ...(c.has('delegate_depth') ? { delegate_depth: uint(c.get('delegate_depth'), 'child.delegate_depth') } : {}),
-        ...(c.has('add_caveats') ? { add_caveats: parseCaveatList(c.get('add_caveats')!) } : {}),
-        ...(c.has('budget_funds')
-          ? { budget_funds: { currency: text(map(c.get('budget_funds'), 'budget_funds'), 'currency'), minor: uint(map(c.get('budget_funds'), 'budget_funds').get('minor'), 'minor') } }
-          : {}),
+        ...(c.has('add_caveats') ? { add_caveats: parseCaveats(c.get('add_caveats')!) } : {}),
+        ...(c.has('budget_funds') ? { budget_funds: funds(c.get('budget_funds')) } : {}),
       });
       return minted(sg);
     },
@@ -210,7 +210,7 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
       const cost = map(a.get('cost'), 'cost');
       const coverage = cost.get('coverage');
       const d = p.decide({
-        frame: frameFromMap(map(a.get('frame'), 'frame')),
+        frame: parseFrame(map(a.get('frame'), 'frame')),
         chain: chainV.map((b, i) => {
           if (!(b instanceof Uint8Array)) throw new JcpError('ERR_BAD_ARGUMENT', `chain[${i}] must be a byte string`);
           return signedGrantFromBytes(b);

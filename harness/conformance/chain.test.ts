@@ -4,7 +4,7 @@
 // produce (an amplifying, spliced or forged link, a tampered signature) and recomputes grant ids from returned bytes.
 import { describe, expect } from 'vitest';
 import { implementation } from '../driver.ts';
-import type { DecideFields, Minted } from '../implementation.ts';
+import type { DecideFields, DecisionResult, Minted, Point } from '../implementation.ts';
 import {
   decodeCanonical,
   encodeCanonical,
@@ -28,6 +28,20 @@ const NOW = 1_000n;
 function chainReq(chain: readonly Minted[], caller: string, over: Partial<DecideFields> = {}, action = 'call'): DecideFields {
   const leaf = chain[chain.length - 1]!;
   return { frame: frameFor(leaf, { action }), chain: chain.map((m) => m.signed_grant), caller, cost: cost(10n), now_s: NOW, ...over };
+}
+
+/**
+ * Decides a chained request and checks what every decision owes, allow or deny (jcp §7, §8): the receipt verifies under
+ * the steward and says the same verdict and reason; a deny debits no link of the chain.
+ */
+async function decideChecked(p: Point, r: DecideFields): Promise<DecisionResult> {
+  const ids = r.chain.map((b) => grantId(grantOf(b).grant));
+  const before = await Promise.all(ids.map((id) => p.spent(id)));
+  const d = await p.decide(r);
+  const core = await implementation().verifyReceipt(d.receipt, steward.did);
+  expect([core['verdict'], core['deny_reason']]).toEqual([d.verdict, d.deny_reason]);
+  if (d.verdict === 'deny') expect(await Promise.all(ids.map((id) => p.spent(id)))).toEqual(before);
+  return d;
 }
 
 /** A grant id recomputed by the oracle from the bytes the implementation returned. */
@@ -81,10 +95,10 @@ const threeLinks = () =>
   })());
 
 describe('jcp §4.2 chain verification', () => {
-  clauseIt(['jcp/4.2#verify-hop-by-hop', 'jcp/4.2#sibling-conservation', 'jcp/8.1#chain-ids', 'jcp/8#every-decision-sealed'], 'a valid three-link chain is allowed, debits every link, and names them root first', async () => {
+  clauseIt(['jcp/4.2#verify-hop-by-hop', 'jcp/4.2#sibling-conservation', 'jcp/8.1#chain-ids', 'jcp/8#every-decision-sealed', 'jcp/7#debit-on-allow'], 'a valid three-link chain is allowed, debits every link, and names them root first', async () => {
     const { root, mid, leaf } = await threeLinks();
     const p = await point();
-    const d = await p.decide(chainReq([root, mid, leaf], dave.did, { cost: cost(100n) }));
+    const d = await decideChecked(p, chainReq([root, mid, leaf], dave.did, { cost: cost(100n) }));
     expect(d.verdict).toBe('allow');
     const ids = [root, mid, leaf].map(idOf);
     for (const id of ids) expect(await p.spent(id)).toBe(100n);
@@ -103,11 +117,11 @@ describe('jcp §4.2 chain verification', () => {
     expect(core).not.toHaveProperty('chain_ids');
   });
 
-  clauseIt(['jcp/4.2#broken-or-amplifying-denied', 'jcp/4.2#verify-hop-by-hop'], 'a spliced chain is denied chain-broken', async () => {
+  clauseIt(['jcp/4.2#broken-or-amplifying-denied', 'jcp/4.2#verify-hop-by-hop', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'a spliced chain is denied chain-broken', async () => {
     const { root, mid, leaf } = await threeLinks();
     const otherRoot = await rootGrant({ nonce: nonce('other-root') });
     const foreign = await implementation().attenuate(otherRoot.signed_grant, bob.seed, { subject: carol.did, budget_uj: 10n, nonce: nonce('foreign') });
-    const reason = async (chain: Minted[], caller: string) => (await (await point()).decide(chainReq(chain, caller))).deny_reason;
+    const reason = async (chain: Minted[], caller: string) => (await decideChecked((await point()), chainReq(chain, caller))).deny_reason;
     // foreign's parent is otherRoot, presented after root
     expect(await reason([root, foreign], carol.did)).toBe('chain-broken');
     // leaf presented without its middle link
@@ -118,7 +132,7 @@ describe('jcp §4.2 chain verification', () => {
     expect(await reason([root, rawChild(root, mallory, {})], carol.did)).toBe('chain-broken');
   });
 
-  clauseIt(['jcp/4.2#broken-or-amplifying-denied', 'jcp/4.1#refuse-amplification'], 'an amplifying chain is denied attenuation-violation, on every axis', async () => {
+  clauseIt(['jcp/4.2#broken-or-amplifying-denied', 'jcp/4.1#refuse-amplification', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'an amplifying chain is denied attenuation-violation, on every axis', async () => {
     const { root } = await threeLinks();
     const cases: Array<Partial<Grant>> = [
       { budget_uj: 1001n },
@@ -130,43 +144,43 @@ describe('jcp §4.2 chain verification', () => {
     ];
     for (const over of cases) {
       const amp = rawChild(root, bob, over);
-      const d = await (await point()).decide(chainReq([root, amp], carol.did));
+      const d = await decideChecked((await point()), chainReq([root, amp], carol.did));
       expect(d.deny_reason, JSON.stringify(Object.keys(over))).toBe('attenuation-violation');
     }
   });
 
-  clauseIt(['jcp/4.2#broken-or-amplifying-denied'], 'a chain with a bad signature on any link is denied bad-signature', async () => {
+  clauseIt(['jcp/4.2#broken-or-amplifying-denied', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'a chain with a bad signature on any link is denied bad-signature', async () => {
     const { root, mid, leaf } = await threeLinks();
     for (const i of [0, 1, 2]) {
       const chain = [root, mid, leaf].map((m, j) => (j === i ? badSignature(m) : m));
-      expect((await (await point()).decide(chainReq(chain, dave.did))).deny_reason, `link ${i}`).toBe('bad-signature');
+      expect((await decideChecked((await point()), chainReq(chain, dave.did))).deny_reason, `link ${i}`).toBe('bad-signature');
     }
   });
 
-  clauseIt(['jcp/4.2#sibling-conservation', 'jcp/7#debit-on-allow'], "siblings share their root's budget: delegation never mints joules", async () => {
+  clauseIt(['jcp/4.2#sibling-conservation', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], "siblings share their root's budget: delegation never mints joules", async () => {
     const { root } = await threeLinks();
     const p = await point();
     const s1 = await implementation().attenuate(root.signed_grant, bob.seed, { subject: carol.did, budget_uj: 800n, nonce: nonce('sib1') });
     const s2 = await implementation().attenuate(root.signed_grant, bob.seed, { subject: dave.did, budget_uj: 800n, nonce: nonce('sib2') });
-    expect((await p.decide(chainReq([root, s1], carol.did, { cost: cost(600n) }))).verdict).toBe('allow');
-    const d = await p.decide(chainReq([root, s2], dave.did, { cost: cost(600n) }));
+    expect((await decideChecked(p, chainReq([root, s1], carol.did, { cost: cost(600n) }))).verdict).toBe('allow');
+    const d = await decideChecked(p, chainReq([root, s2], dave.did, { cost: cost(600n) }));
     expect(d.deny_reason).toBe('budget-exceeded');
     expect(await p.spent(idOf(s2))).toBe(0n);
     expect(await p.spent(idOf(root))).toBe(600n);
-    expect((await p.decide(chainReq([root, s2], dave.did, { cost: cost(400n) }))).verdict).toBe('allow');
+    expect((await decideChecked(p, chainReq([root, s2], dave.did, { cost: cost(400n) }))).verdict).toBe('allow');
     expect(await p.spent(idOf(root))).toBe(1000n);
   });
 
-  clauseIt(['jcp/7#chained-order', 'jcp/7#checks-in-order'], 'the chained path checks structure before revocation, revocation before expiry, expiry before the leaf', async () => {
+  clauseIt(['jcp/7#chained-order', 'jcp/7#checks-in-order', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'the chained path checks structure before revocation, revocation before expiry, expiry before the leaf', async () => {
     const { root, mid, leaf } = await threeLinks();
     const p = await point();
     await p.revoke(await implementation().mintRevocation(alice.seed, idOf(root), nonce('co-rev')), root.signed_grant);
     const spliced = [root, leaf];
-    expect((await p.decide(chainReq(spliced, dave.did))).deny_reason).toBe('chain-broken');
-    expect((await p.decide(chainReq([root, mid, leaf], dave.did, { now_s: 9999n }))).deny_reason).toBe('revoked');
+    expect((await decideChecked(p, chainReq(spliced, dave.did))).deny_reason).toBe('chain-broken');
+    expect((await decideChecked(p, chainReq([root, mid, leaf], dave.did, { now_s: 9999n }))).deny_reason).toBe('revoked');
     const q = await point();
-    expect((await q.decide(chainReq([root, mid, leaf], mallory.did, { now_s: 9999n }))).deny_reason).toBe('expired');
-    expect((await q.decide(chainReq([root, mid, leaf], mallory.did))).deny_reason).toBe('wrong-subject');
+    expect((await decideChecked(q, chainReq([root, mid, leaf], mallory.did, { now_s: 9999n }))).deny_reason).toBe('expired');
+    expect((await decideChecked(q, chainReq([root, mid, leaf], mallory.did))).deny_reason).toBe('wrong-subject');
   });
 });
 
@@ -180,18 +194,18 @@ describe('jcp §4.9 caveats bind on every link', () => {
       return { cRoot, cChild };
     })());
 
-  clauseIt(['jcp/4.2#caveats-every-link', 'jcp/4.9#caveats-all-hold'], "a chained decision enforces the root's inherited caveat", async () => {
+  clauseIt(['jcp/4.2#caveats-every-link', 'jcp/4.9#caveats-all-hold', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], "a chained decision enforces the root's inherited caveat", async () => {
     const { cRoot, cChild } = await caveated();
     expect(grantOf(cChild).grant.caveats).toEqual([onlyRead]);
-    expect((await (await point()).decide(chainReq([cRoot, cChild], carol.did, {}, 'call'))).deny_reason).toBe('caveat-unsatisfied');
-    expect((await (await point()).decide(chainReq([cRoot, cChild], carol.did, {}, 'read'))).verdict).toBe('allow');
+    expect((await decideChecked((await point()), chainReq([cRoot, cChild], carol.did, {}, 'call'))).deny_reason).toBe('caveat-unsatisfied');
+    expect((await decideChecked((await point()), chainReq([cRoot, cChild], carol.did, {}, 'read'))).verdict).toBe('allow');
   });
 
-  clauseIt(['jcp/4.9#child-carries-parent-caveats', 'jcp/4.9#drop-caveat-refused', 'jcp/4.2#broken-or-amplifying-denied'], 'a chain whose child dropped a caveat does not verify', async () => {
+  clauseIt(['jcp/4.9#child-carries-parent-caveats', 'jcp/4.9#drop-caveat-refused', 'jcp/4.2#broken-or-amplifying-denied', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'a chain whose child dropped a caveat does not verify', async () => {
     const { cRoot } = await caveated();
     const stripped = rawChildWithout(cRoot, bob, 'caveats');
     expect(grantOf(stripped).grant).not.toHaveProperty('caveats');
-    expect((await (await point()).decide(chainReq([cRoot, stripped], carol.did, {}, 'call'))).deny_reason).toBe('attenuation-violation');
+    expect((await decideChecked((await point()), chainReq([cRoot, stripped], carol.did, {}, 'call'))).deny_reason).toBe('attenuation-violation');
     // and attenuate refuses to mint one: an added caveat appends, the inherited one stays
     const narrowed = await implementation().attenuate(cRoot.signed_grant, bob.seed, { subject: carol.did, add_caveats: [{ PayloadIs: payload('args') }], nonce: nonce('cav-add') });
     expect(grantOf(narrowed).grant.caveats).toEqual([onlyRead, { PayloadIs: payload('args') }]);
@@ -222,30 +236,64 @@ describe('jcp §4.9 caveats bind on every link', () => {
     const m = await rootGrant({ caveats: [{ ModelIn: [payload('model-a')] }], nonce: nonce('model') });
     const ok = await (await point()).decide({ frame: frameFor(m, { model: payload('model-a') }), chain: [m.signed_grant], caller: bob.did, cost: cost(1n), now_s: NOW });
     expect(ok.verdict).toBe('allow');
+    // the reading of the open point: a caveat that fails is named before a budget that is exceeded as well
+    const both = await rootGrant({ caveats: [{ MaxCostUj: 9n }], nonce: nonce('caveat-and-budget') });
+    const d = await (await point()).decide({ frame: frameFor(both), chain: [both.signed_grant], caller: bob.did, cost: cost(5000n), now_s: NOW });
+    expect(d.deny_reason).toBe('caveat-unsatisfied');
+  });
+
+  clauseIt(['jcp/4.2#caveats-every-link', 'jcp/4.9#caveats-all-hold', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'each caveat variant binds when it sits on the root of a chain', async () => {
+    const cases: Array<[Caveat, boolean]> = [
+      [{ PayloadIs: payload('other') }, false],
+      [{ CallerIs: bob.did }, false], // the root's caveat names the root's holder, not the leaf's caller
+      [{ CallerIs: carol.did }, true],
+      [{ NotBefore: NOW + 1n }, false],
+      [{ NotAfter: NOW - 1n }, false],
+      [{ MaxCostUj: 9n }, false],
+      [{ MaxCostUj: 10n }, true],
+      [{ ModelIn: [payload('model-a')] }, false],
+    ];
+    for (const [i, [cav, allowed]] of cases.entries()) {
+      const root = await rootGrant({ caveats: [cav], nonce: nonce(`chained-variant-${i}`) });
+      const child = await implementation().attenuate(root.signed_grant, bob.seed, { subject: carol.did, nonce: nonce(`chained-variant-child-${i}`) });
+      const d = await decideChecked(await point(), chainReq([root, child], carol.did));
+      const label = JSON.stringify(cav, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+      expect([label, d.verdict, d.deny_reason]).toEqual([label, allowed ? 'allow' : 'deny', allowed ? undefined : 'caveat-unsatisfied']);
+    }
+  });
+});
+
+describe('jcp §7 expiry of every link', () => {
+  clauseIt(['jcp/7#chained-order', 'jcp/7#expired', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'a chain whose middle link has expired is denied expired, though its root has not', async () => {
+    const root = await rootGrant({ budget_uj: 1000n, expiry: 5000n, nonce: nonce('expiry-root') });
+    const mid = await implementation().attenuate(root.signed_grant, bob.seed, { subject: carol.did, expiry: 3000n, nonce: nonce('expiry-mid') });
+    const leaf = await implementation().attenuate(mid.signed_grant, carol.seed, { subject: dave.did, nonce: nonce('expiry-leaf') });
+    expect((await decideChecked(await point(), chainReq([root, mid, leaf], dave.did, { now_s: 2999n }))).verdict).toBe('allow');
+    expect((await decideChecked(await point(), chainReq([root, mid, leaf], dave.did, { now_s: 4000n }))).deny_reason).toBe('expired');
   });
 });
 
 describe('jcp §4.4 depth in chain verification', () => {
-  clauseIt(['jcp/4.4#leaf-only-refused', 'jcp/4.2#broken-or-amplifying-denied'], 'a hop under a leaf-only parent is denied chain-broken', async () => {
+  clauseIt(['jcp/4.4#leaf-only-refused', 'jcp/4.2#broken-or-amplifying-denied', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'a hop under a leaf-only parent is denied chain-broken', async () => {
     const leafOnly = await rootGrant({ delegate_depth: 0n, nonce: nonce('leaf-only') });
     const under = rawChild(leafOnly, bob, { delegate_depth: 0n });
-    expect((await (await point()).decide(chainReq([leafOnly, under], carol.did))).deny_reason).toBe('chain-broken');
+    expect((await decideChecked((await point()), chainReq([leafOnly, under], carol.did))).deny_reason).toBe('chain-broken');
   });
 
-  clauseIt(['jcp/4.4#depth-narrows'], "a child whose depth exceeds its parent's bound is denied attenuation-violation", async () => {
+  clauseIt(['jcp/4.4#depth-narrows', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], "a child whose depth exceeds its parent's bound is denied attenuation-violation", async () => {
     const d2 = await rootGrant({ delegate_depth: 2n, nonce: nonce('d2') });
     for (const over of [{ delegate_depth: 2n }, { delegate_depth: 9n }]) {
-      expect((await (await point()).decide(chainReq([d2, rawChild(d2, bob, over)], carol.did))).deny_reason, String(over.delegate_depth)).toBe('attenuation-violation');
+      expect((await decideChecked((await point()), chainReq([d2, rawChild(d2, bob, over)], carol.did))).deny_reason, String(over.delegate_depth)).toBe('attenuation-violation');
     }
     // a child claiming unlimited depth (no delegate_depth at all) under a bounded parent
     const unlimited = rawChildWithout(d2, bob, 'delegate_depth');
     expect(grantOf(unlimited).grant).not.toHaveProperty('delegate_depth');
-    expect((await (await point()).decide(chainReq([d2, unlimited], carol.did))).deny_reason).toBe('attenuation-violation');
+    expect((await decideChecked((await point()), chainReq([d2, unlimited], carol.did))).deny_reason).toBe('attenuation-violation');
   });
 });
 
 describe('jcp §4.3 revocation', () => {
-  clauseIt(['jcp/4.3#subtree-dies', 'jcp/4.3#both-decision-paths', 'jcp/7#revoked'], 'a revoked ancestor kills the whole delegation subtree', async () => {
+  clauseIt(['jcp/4.3#subtree-dies', 'jcp/4.3#both-decision-paths', 'jcp/7#revoked', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'a revoked ancestor kills the whole delegation subtree', async () => {
     const { root, mid, leaf } = await threeLinks();
     for (const [target, by] of [
       [root, alice],
@@ -254,14 +302,14 @@ describe('jcp §4.3 revocation', () => {
     ] as const) {
       const p = await point();
       await p.revoke(await implementation().mintRevocation(by.seed, idOf(target), nonce('sub')), target.signed_grant);
-      expect((await p.decide(chainReq([root, mid, leaf], dave.did))).deny_reason).toBe('revoked');
+      expect((await decideChecked(p, chainReq([root, mid, leaf], dave.did))).deny_reason).toBe('revoked');
       expect(await p.spent(idOf(root))).toBe(0n);
     }
   });
 
   // The old test also read which check failed from the error's detail.fault ('not-issuer', 'signature', 'grant-id');
   // a refusal crosses the protocol as a code and free text only, so each forged case is checked by its code.
-  clauseIt(['jcp/4.3#verify-revocation-authority', 'jcp/4.3#revoked-by-equals-issuer'], 'a forged revocation is never admitted, and the point is unchanged', async () => {
+  clauseIt(['jcp/4.3#verify-revocation-authority', 'jcp/4.3#revoked-by-equals-issuer', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'a forged revocation is never admitted, and the point is unchanged', async () => {
     const { root, mid, leaf } = await threeLinks();
     const impl = implementation();
     const p = await point();
@@ -281,18 +329,18 @@ describe('jcp §4.3 revocation', () => {
       expect(await codeOf(p.revoke(rev, root.signed_grant)), what).toBe('ERR_REVOCATION_UNAUTHORIZED');
     }
     // the point is unchanged: the chain is still allowed
-    expect((await p.decide(chainReq([root, mid, leaf], dave.did))).verdict).toBe('allow');
+    expect((await decideChecked(p, chainReq([root, mid, leaf], dave.did))).verdict).toBe('allow');
     // and the genuine revocation is still honoured afterwards
     await p.revoke(await impl.mintRevocation(alice.seed, idOf(root), nonce('genuine')), root.signed_grant);
-    expect((await p.decide(chainReq([root, mid, leaf], dave.did))).deny_reason).toBe('revoked');
+    expect((await decideChecked(p, chainReq([root, mid, leaf], dave.did))).deny_reason).toBe('revoked');
   });
 });
 
 describe('jcp §7 trust roots on the chained path', () => {
-  clauseIt(['jcp/7#unlisted-root-denied', 'jcp/7#untrusted-root'], "a chain whose root issuer is not configured for the frame's resource is denied", async () => {
+  clauseIt(['jcp/7#unlisted-root-denied', 'jcp/7#untrusted-root', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], "a chain whose root issuer is not configured for the frame's resource is denied", async () => {
     const { root, mid, leaf } = await threeLinks();
     const reason = async (roots: string[]) => {
-      const d = await (await point({ [TOOL]: roots })).decide(chainReq([root, mid, leaf], dave.did));
+      const d = await decideChecked((await point({ [TOOL]: roots })), chainReq([root, mid, leaf], dave.did));
       return d.verdict === 'allow' ? 'allow' : d.deny_reason;
     };
     expect(await reason([carol.did])).toBe('untrusted-root');

@@ -12,8 +12,8 @@ import {
   encodeCanonical,
   grantBytes,
   grantId,
+  grantToCbor,
   signedGrantToCbor,
-  signGrant,
   toHex,
   verifyGrantSignature,
   type CborMap,
@@ -125,7 +125,11 @@ describe('jcp §4 grants', () => {
     // grant whose bytes carry them, crafted here and signed by its issuer so that only the field is wrong.
     expect(['ERR_GRANT_MALFORMED', 'ERR_BAD_ARGUMENT']).toContain(await codeOf(rootGrant({ nonce: new Uint8Array(15) })));
     const base = grantOf(await rootGrant({ nonce: nonce('malformed-base') })).grant;
-    const crafted = (over: Record<string, unknown>) => encode(signGrant({ ...base, ...over } as Grant, alice));
+    // signed exactly as given (signGrant would refuse to sign a malformed grant): grant bytes, then alice's signature over them
+    const crafted = (over: Record<string, unknown>) => {
+      const g = { ...base, ...over } as Grant;
+      return encodeCanonical({ grant: grantToCbor(g), signature: defaultEd25519().sign(alice.seed, encodeCanonical(grantToCbor(g))) });
+    };
     expect(await codeOf(implementation().verifyGrant(crafted({ nonce: new Uint8Array(15) })))).toBe('ERR_GRANT_MALFORMED');
     expect(await codeOf(implementation().verifyGrant(crafted({ nonce: new Uint8Array(17) })))).toBe('ERR_GRANT_MALFORMED');
     expect(await codeOf(implementation().verifyGrant(crafted({ budget_uj: -1n })))).toBe('ERR_GRANT_MALFORMED');

@@ -90,7 +90,10 @@ describe('jcp §8 the core is read under its profile', () => {
     }
     // and the valid forms of the optional fields are accepted
     expect(await verify(sealCore(with_(core, 'energy_coverage', 'Partial')))).toBe('accepted');
-    expect(await verify(sealCore(with_(core, 'chain_ids', ['a'.repeat(64), 'b'.repeat(64)])))).toBe('accepted');
+    expect(await verify(sealCore(with_(core, 'chain_ids', ['a'.repeat(64), core.get('grant_id') as string])))).toBe('accepted');
+    // §8.1: chain_ids are every link debited, root first — so the receipt's own grant last, after at least a root
+    expect(await verify(sealCore(with_(core, 'chain_ids', ['a'.repeat(64), 'b'.repeat(64)])))).toBe('ERR_RECEIPT_MALFORMED');
+    expect(await verify(sealCore(with_(core, 'chain_ids', [core.get('grant_id') as string])))).toBe('ERR_RECEIPT_MALFORMED');
     expect(await verify(sealCore(with_(core, 'cost_uj', 2n ** 64n - 1n)))).toBe('accepted');
     // zero is a uint: a free call and a spent budget are ordinary values
     expect(await verify(sealCore(with_(with_(core, 'cost_uj', 0), 'budget_remaining_uj', 0)))).toBe('accepted');
@@ -118,6 +121,14 @@ describe('jcp §8 the core is read under its profile', () => {
     const widened = Uint8Array.from([...canonical.subarray(0, i), 0x78, canonical[i]! & 0x1f, ...canonical.subarray(i + 1)]);
     expect(await verify(seal(widened))).toBe('ERR_RECEIPT_MALFORMED');
     expect(await verify(seal(Uint8Array.of(0xf5)))).toBe('ERR_RECEIPT_MALFORMED'); // true
+    // a float, a bool and a null as a field value inside an otherwise well-formed core map
+    for (const [bad, what] of [[[0xf9, 0x00, 0x00], 'float'], [[0xf4], 'false'], [[0xf6], 'null']] as const) {
+      const withCost = encodeCanonical(with_(await realCore(), 'cost_uj', 0x7777));
+      const at = withCost.indexOf(0x19, 0); // 0x19 0x77 0x77: the cost's 2-byte argument, unique in this core
+      expect(withCost[at + 1] === 0x77 && withCost[at + 2] === 0x77, what).toBe(true);
+      const patched = Uint8Array.from([...withCost.subarray(0, at), ...bad, ...withCost.subarray(at + 3)]);
+      expect([what, await verify(seal(patched))]).toEqual([what, 'ERR_RECEIPT_MALFORMED']);
+    }
     expect(await verify(seal(Uint8Array.of(0xf9, 0x3c, 0x00)))).toBe('ERR_RECEIPT_MALFORMED'); // 1.0 as a half float
     expect(await verify(seal(encodeCanonical(['jcp/2'])))).toBe('ERR_RECEIPT_MALFORMED');
     expect(await verify(seal(Uint8Array.of(...canonical, 0x00)))).toBe('ERR_RECEIPT_MALFORMED'); // trailing byte

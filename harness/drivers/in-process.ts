@@ -14,7 +14,14 @@ export function inProcessTransport(): Transport {
   const exchange = (op: string, args: CborInput): CborMap => {
     const s = ++seq;
     const request = decodeCanonical(encodeCanonical({ seq: s, op, args })) as CborMap;
-    const response = decodeCanonical(encodeCanonical(respond(adapter, request))) as CborMap;
+    let answer;
+    try {
+      answer = respond(adapter, request);
+    } catch (e) {
+      // what would end a testee process (an error the adapter does not map to a code) is graded the same here
+      throw new TesteeFailure('crash', `the reference adapter threw on ${op}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const response = decodeCanonical(encodeCanonical(answer)) as CborMap;
     const problems = validateResponse(op, s, response);
     if (problems.length) throw new TesteeFailure('protocol', `the reference broke the protocol on ${op}: ${problems.join('; ')}`);
     return response;

@@ -98,7 +98,8 @@ export function testeeTransport(command: string, opts: TesteeOptions = {}): Tran
     c.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEEP);
     });
-    c.on('exit', (code, signal) => {
+    // 'close' (after stdout has drained), not 'exit': a testee may answer and then exit at once
+    c.on('close', (code, signal) => {
       if (child !== c) return;
       fail('crash', `the testee exited (${signal ? `signal ${signal}` : `code ${code}`})`);
     });
@@ -140,6 +141,7 @@ export function testeeTransport(command: string, opts: TesteeOptions = {}): Tran
   };
 
   let handshaken = -1; // the spawn count at the last handshake
+  let queue: Promise<unknown> = Promise.resolve();
   const ensure = async () => {
     if (child && handshaken === spawns) return;
     info = await handshake();
@@ -152,9 +154,14 @@ export function testeeTransport(command: string, opts: TesteeOptions = {}): Tran
       await ensure();
       return info!;
     },
-    async request(op, args) {
-      await ensure();
-      return send(op, args);
+    request(op, args) {
+      // the protocol has one request in flight at a time: callers that overlap (Promise.all) are queued, in order
+      const run = queue.then(async () => {
+        await ensure();
+        return send(op, args);
+      });
+      queue = run.catch(() => undefined);
+      return run;
     },
     async close() {
       if (child) {

@@ -1,8 +1,8 @@
 // A vitest reporter that writes one JSON line per conformance test to $JCP_RECORD: the test lines of the primary
 // record (harness/report/record.ts adds the header and footer). Non-conformance tests (no clause ids) are left out.
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
-import { clausesOf } from '../clause.ts';
+import { classesOfClauses, clausesOf, levelOfClauses } from '../clause.ts';
 
 /** One test's line in the primary record. */
 export interface TestLine {
@@ -17,6 +17,30 @@ export interface TestLine {
   readonly duration_ms?: number;
   readonly error?: string;
   readonly transcript?: Readonly<Record<string, string>>;
+}
+
+/** The reporter's last line: how the run ended. */
+export interface EndLine {
+  readonly type: 'end';
+  readonly reason: string;
+  readonly unhandled: number;
+  readonly broken_files: readonly string[];
+}
+
+/** The test lines and the end line of a record the reporter wrote (empty when the file is missing). */
+export function readTestRecord(path: string): { tests: TestLine[]; end: EndLine | undefined } {
+  const lines = existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as TestLine | EndLine)
+    : [];
+  return { tests: lines.filter((l): l is TestLine => l.type === 'test'), end: lines.find((l): l is EndLine => l.type === 'end') };
+}
+
+/** Whether a run reached its end with tests, every test file loaded, and no error outside a test. */
+export function runCompleted(tests: readonly TestLine[], end: EndLine | undefined): boolean {
+  return tests.length > 0 && end !== undefined && end.reason !== 'interrupted' && end.unhandled === 0 && end.broken_files.length === 0;
 }
 
 /** The stable id of a test: its first class, its first clause, and its case name — never a position. */
@@ -49,7 +73,8 @@ export default class RecordReporter implements Reporter {
     if (clauses.length === 0) return;
     const meta = test.meta() as Record<string, unknown>;
     const r = test.result();
-    const classes = (meta['classes'] as string[] | undefined) ?? [];
+    // classes and level come from the clause ids in the name, so a test that failed before its body ran keeps both
+    const classes = classesOfClauses(clauses);
     if (meta['outcome'] === 'not selected') return;
     let outcome = (meta['outcome'] as string | undefined) ?? (r.state === 'passed' ? 'passed' : r.state === 'failed' ? 'failed' : 'skipped');
     // a test that failed before recording an outcome (e.g. in a hook) is a failure, never a pass
@@ -63,7 +88,7 @@ export default class RecordReporter implements Reporter {
       title,
       clauses,
       classes,
-      level: (meta['level'] as string | undefined) ?? 'MUST',
+      level: levelOfClauses(clauses),
       outcome,
       ...(test.diagnostic()?.duration !== undefined ? { duration_ms: Math.round(test.diagnostic()!.duration) } : {}),
       ...(error ? { error } : {}),

@@ -63,3 +63,17 @@ describe('the testee driver survives a bad testee', () => {
     await t.close();
   }, 20_000);
 });
+
+describe('the testee driver keeps one request in flight', () => {
+  it('overlapping requests are queued and each gets its own answer', async () => {
+    const t = testeeTransport('node --import tsx harness/adapter/testee-main.ts');
+    try {
+      const impl = new Implementation(t);
+      const seeds = [alice.seed, bob.seed, alice.seed, bob.seed];
+      const got = await Promise.all(seeds.map((s) => impl.fromSeed(s)));
+      expect(got.map((g) => g.did)).toEqual([alice.did, bob.did, alice.did, bob.did]);
+    } finally {
+      await t.close();
+    }
+  }, 30_000);
+});

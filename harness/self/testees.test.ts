@@ -2,12 +2,12 @@
 // in-process outcomes; and testees that each break one rule on purpose are flagged on the clauses of that rule and
 // nowhere else, while testees that hang or crash on one operation lose only the tests that use it.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { TestLine } from '../report/record-reporter.ts';
+import { readTestRecord, runCompleted, type TestLine } from '../report/record-reporter.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-testees-'));
@@ -30,14 +30,9 @@ function run(name: string, testee: string | undefined, files = SUITE, extraEnv: 
     timeout: 400_000,
   });
   if (r.error) throw r.error;
-  const lines = readFileSync(record, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as TestLine | { type: 'end'; reason: string; unhandled: number; broken_files: string[] });
-  const end = lines.find((l) => l.type === 'end');
-  // the run must have reached its end, with every test file loaded
-  if (!end || end.type !== 'end' || end.broken_files.length > 0 || end.unhandled > 0) throw new Error(`${name}: the run did not complete: ${JSON.stringify(end)}\n${r.stdout.slice(-2000)}`);
-  return new Map(lines.filter((l): l is TestLine => l.type === 'test').map((l) => [l.id, l]));
+  const { tests, end } = readTestRecord(record);
+  if (!runCompleted(tests, end)) throw new Error(`${name}: the run did not complete: ${JSON.stringify(end)}\n${r.stdout.slice(-2000)}`);
+  return new Map(tests.map((l) => [l.id, l]));
 }
 
 const failing = (m: Map<string, TestLine>) => [...m.values()].filter((t) => t.outcome !== 'passed' && t.outcome !== 'not claimed');

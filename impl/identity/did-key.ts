@@ -70,20 +70,31 @@ export function publicKeyFromDid(did: string): Uint8Array {
   return bytes.slice(2);
 }
 
-const _KNOWN_MAX = 4096;
-const _known = new Set<string>();
+const _KEYS_MAX = 4096;
+const _keys = new Map<string, Uint8Array>();
+
+/**
+ * {@link publicKeyFromDid}, memoised (bounded): grants and receipts name the same few actors again and again. The
+ * returned array is shared: callers must not change it.
+ */
+export function didPublicKey(did: string): Uint8Array {
+  let pk = _keys.get(did);
+  if (pk === undefined) {
+    pk = publicKeyFromDid(did);
+    if (_keys.size >= _KEYS_MAX) _keys.delete(_keys.keys().next().value as string);
+    _keys.set(did, pk);
+  }
+  return pk;
+}
 
 /**
  * True when `s` is a well-formed Ed25519 did:key in the sense of {@link publicKeyFromDid}; false for any other value.
  * Syntactic only: whether the 32 bytes are a usable curve point is left to verification.
  */
 export function isDidKey(s: unknown): boolean {
-  if (typeof s === 'string' && _known.has(s)) return true;
+  if (typeof s !== 'string') return false;
   try {
-    publicKeyFromDid(s as string);
-    // Remember well-formed strings (bounded): receipts and grants name the same few actors again and again.
-    if (_known.size >= _KNOWN_MAX) _known.delete(_known.values().next().value as string);
-    _known.add(s as string);
+    didPublicKey(s);
     return true;
   } catch (e) {
     if (e instanceof JcpError) return false;

@@ -2,7 +2,7 @@
 // Byte shapes the spec does not fix are fixed here once (ARCHITECTURE.md): every object is a text-keyed map named by the
 // spec's field names; content ids and DIDs are text; nonces are byte strings; integers are uints; a caveat is a one-entry
 // map {Variant: parameter}; a signed object is {<object>: map, signature: bstr(64)}.
-import { decodeCanonical, type CborInput, type CborMap, type CborValue } from '../cbor/index.ts';
+import type { CborInput, CborMap, CborValue } from '../cbor/index.ts';
 import { JcpError, type JcpErrorCode } from '../errors.ts';
 import { isDidKey } from '../identity/did-key.ts';
 import { isContentId } from './content-id.ts';
@@ -206,10 +206,6 @@ export function parseSignedGrant(v: CborValue, at = '$signed_grant'): SignedGran
   return Object.freeze({ grant, signature: r.bytes(m.get('signature'), 64, `${at}.signature`) });
 }
 
-/** A SignedGrant from its canonical bytes (strict decode, then strict parse). */
-export function decodeSignedGrant(bytes: Uint8Array): SignedGrant {
-  return parseSignedGrant(decodeCanonical(bytes));
-}
 
 /** A Frame from its CBOR value; throws ERR_FRAME_MALFORMED naming the field. */
 export function parseFrame(v: CborValue, at = '$frame'): Frame {
@@ -223,7 +219,7 @@ export function parseFrame(v: CborValue, at = '$frame'): Frame {
     kind: kind as Frame['kind'],
     trust: trust as Frame['trust'],
     grant_id: r.cid(m.get('grant_id'), `${at}.grant_id`),
-    action: r.text(m, 'action', at),
+    action: r.text(m, 'action', at) || r.fail('action must not be empty', `${at}.action`),
     resource: r.cid(m.get('resource'), `${at}.resource`),
     payload_hash: r.cid(m.get('payload_hash'), `${at}.payload_hash`),
   };

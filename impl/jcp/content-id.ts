@@ -1,7 +1,6 @@
 // jcp §3: "A content id is blake3(canonical_cbor(value)), lowercase-hex on the wire".
 import { toHex } from '../bytes.ts';
 import { encodeCanonical, type CborInput } from '../cbor/index.ts';
-import { JcpError } from '../errors.ts';
 import { blake3 } from '../hash/blake3.ts';
 
 const CONTENT_ID_RE = /^[0-9a-f]{64}$/;
@@ -21,12 +20,3 @@ export function isContentId(s: unknown): s is string {
   return typeof s === 'string' && CONTENT_ID_RE.test(s);
 }
 
-/** Returns `s` when it is a content id; otherwise throws `code` naming `what`. */
-export function assertContentId<C extends 'ERR_GRANT_MALFORMED' | 'ERR_FRAME_MALFORMED' | 'ERR_REVOCATION_MALFORMED' | 'ERR_RECEIPT_MALFORMED'>(
-  s: unknown,
-  what: string,
-  code: C,
-): string {
-  if (!isContentId(s)) throw new JcpError(code, `${what} must be a content id (64 lowercase hex digits)`, { field: what });
-  return s;
-}

@@ -8,7 +8,8 @@ import { sealReceipt } from '../receipt/seal.ts';
 import { judge, type DecisionRequest, type Judgement } from './decide.ts';
 import { grantId } from './grant.ts';
 import { verifyRevocationAuthority } from './revocation.ts';
-import type { ContentId, DenyReason, Did, Grant, SignedGrant, SignedRevocation } from './types.ts';
+import { isContentId } from './content-id.ts';
+import { FRAME_KINDS, type ContentId, type DenyReason, type Did, type Grant, type SignedGrant, type SignedRevocation } from './types.ts';
 
 const U64_MAX = (1n << 64n) - 1n;
 
@@ -67,6 +68,13 @@ function checkFrame(f: unknown): void {
   const r = f as Record<string, unknown>;
   for (const k of FRAME_TEXT) if (typeof r[k] !== 'string') throw new JcpError('ERR_BAD_ARGUMENT', `frame.${k} must be a string`);
   if (r['model'] !== undefined && typeof r['model'] !== 'string') throw new JcpError('ERR_BAD_ARGUMENT', 'frame.model must be a content id when present');
+  // the same rules parseFrame applies on the wire, so a decision never seals a receipt its verifier would refuse
+  if (!(FRAME_KINDS as readonly string[]).includes(r['kind'] as string)) throw new JcpError('ERR_FRAME_MALFORMED', `frame.kind must be one of ${FRAME_KINDS.join(', ')}`);
+  if (r['trust'] !== 'control' && r['trust'] !== 'data') throw new JcpError('ERR_FRAME_MALFORMED', 'frame.trust must be control or data');
+  if ((r['action'] as string).length === 0) throw new JcpError('ERR_FRAME_MALFORMED', 'frame.action must not be empty');
+  for (const k of ['grant_id', 'resource', 'payload_hash', 'model'] as const) {
+    if (r[k] !== undefined && !isContentId(r[k])) throw new JcpError('ERR_FRAME_MALFORMED', `frame.${k} must be a content id (64 lowercase hex digits)`);
+  }
 }
 
 function checkSignedGrant(sg: unknown, i: number): void {

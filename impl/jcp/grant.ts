@@ -2,7 +2,7 @@
 import { bytesEqual, toHex } from '../bytes.ts';
 import { decodeCanonical, encodeCanonical } from '../cbor/index.ts';
 import { JcpError } from '../errors.ts';
-import { publicKeyFromDid } from '../identity/did-key.ts';
+import { didPublicKey } from '../identity/did-key.ts';
 import { defaultEd25519, type Ed25519, type KeyPair } from '../identity/ed25519.ts';
 import { grantToCbor, parseGrant } from './codec.ts';
 import { contentIdOfBytes } from './content-id.ts';
@@ -33,18 +33,6 @@ export function grantId(g: Grant): ContentId {
   return id;
 }
 
-const didKeys = new Map<string, Uint8Array>();
-/** The public key of a did:key, memoised (bounded). Throws ERR_DID_MALFORMED. */
-export function didPublicKey(did: Did): Uint8Array {
-  let pk = didKeys.get(did);
-  if (!pk) {
-    pk = publicKeyFromDid(did);
-    if (didKeys.size >= 4096) didKeys.delete(didKeys.keys().next().value as string);
-    didKeys.set(did, pk);
-  }
-  return pk;
-}
-
 const verified = new Map<string, boolean>();
 const verifiedObjects = new WeakMap<SignedGrant, { readonly sig: Uint8Array; readonly ok: boolean }>();
 /**
@@ -71,12 +59,16 @@ export function verifyGrantSignature(sg: SignedGrant, backend: Ed25519 = default
   return ok;
 }
 
-/** Signs a grant with its issuer's key. Throws ERR_BAD_ARGUMENT when the key is not the grant's issuer. */
+/**
+ * Signs a grant with its issuer's key, after validating it exactly as the wire would (so nothing signed here is
+ * refused by a parser). Throws ERR_BAD_ARGUMENT when the key is not the grant's issuer, ERR_GRANT_MALFORMED otherwise.
+ */
 export function signGrant(g: Grant, issuer: KeyPair, backend: Ed25519 = defaultEd25519()): SignedGrant {
   if (issuer.did !== g.issuer) {
     throw new JcpError('ERR_BAD_ARGUMENT', `the signing key ${issuer.did} is not the grant's issuer ${g.issuer}`);
   }
-  return Object.freeze({ grant: g, signature: backend.sign(issuer.seed, grantBytes(g)) });
+  const valid = validateGrant(g);
+  return Object.freeze({ grant: valid, signature: backend.sign(issuer.seed, grantBytes(valid)) });
 }
 
 /** What a caller chooses when minting a root grant; nonce and clock are inputs (ARCHITECTURE.md: determinism). */
@@ -105,7 +97,8 @@ export function validateGrant(g: Grant): Grant {
 
 /** Mints and signs a root grant (no parent) issued by `issuer`. */
 export function mintGrant(issuer: KeyPair, f: RootGrantFields, backend: Ed25519 = defaultEd25519()): SignedGrant {
-  const g = validateGrant({
+  // signGrant validates
+  const g: Grant = {
     issuer: issuer.did,
     subject: f.subject,
     capability: { resource: f.resource, actions: [...f.actions] },
@@ -115,11 +108,7 @@ export function mintGrant(issuer: KeyPair, f: RootGrantFields, backend: Ed25519 
     ...(f.budget_funds !== undefined ? { budget_funds: f.budget_funds } : {}),
     ...(f.caveats !== undefined && f.caveats.length > 0 ? { caveats: f.caveats } : {}),
     ...(f.delegate_depth !== undefined ? { delegate_depth: f.delegate_depth } : {}),
-  });
+  };
   return signGrant(g, issuer, backend);
 }
 
-/** True when two signed grants are the same bytes. */
-export function sameSignedGrant(a: SignedGrant, b: SignedGrant): boolean {
-  return grantId(a.grant) === grantId(b.grant) && bytesEqual(a.signature, b.signature);
-}

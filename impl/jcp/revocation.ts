@@ -3,7 +3,9 @@ import { encodeCanonical } from '../cbor/index.ts';
 import { JcpError } from '../errors.ts';
 import { defaultEd25519, type Ed25519, type KeyPair } from '../identity/ed25519.ts';
 import { revocationToCbor } from './codec.ts';
-import { didPublicKey, grantId } from './grant.ts';
+import { didPublicKey } from '../identity/did-key.ts';
+import { isContentId } from './content-id.ts';
+import { grantId } from './grant.ts';
 import type { ContentId, Grant, Revocation, SignedRevocation } from './types.ts';
 
 /** The canonical bytes a revocation's signer signs. */
@@ -13,6 +15,9 @@ export function revocationBytes(r: Revocation): Uint8Array {
 
 /** Signs a revocation of `grant_id` by `revoker`; the nonce is an input. */
 export function mintRevocation(revoker: KeyPair, grant_id: ContentId, nonce: Uint8Array, backend: Ed25519 = defaultEd25519()): SignedRevocation {
+  // the rules parseSignedRevocation applies on the wire, so nothing signed here is refused there
+  if (!isContentId(grant_id)) throw new JcpError('ERR_REVOCATION_MALFORMED', 'grant_id must be a content id (64 lowercase hex digits)');
+  if (!(nonce instanceof Uint8Array) || nonce.length !== 16) throw new JcpError('ERR_REVOCATION_MALFORMED', 'nonce must be 16 bytes');
   const revocation = Object.freeze({ grant_id, revoked_by: revoker.did, nonce });
   return Object.freeze({ revocation, signature: backend.sign(revoker.seed, revocationBytes(revocation)) });
 }

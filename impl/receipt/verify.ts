@@ -3,7 +3,7 @@ import { decodeCanonical } from '../cbor/index.ts';
 import { COSE_ALG_EDDSA, decodeSign1, verifySign1 } from '../cose/sign1.ts';
 import { JcpError, isJcpError } from '../errors.ts';
 import { defaultEd25519, type Ed25519 } from '../identity/ed25519.ts';
-import { didPublicKey } from '../jcp/grant.ts';
+import { didPublicKey } from '../identity/did-key.ts';
 import type { Did } from '../jcp/types.ts';
 import { parseReceiptCore, type ReceiptCore } from './core.ts';
 
