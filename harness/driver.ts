@@ -4,6 +4,8 @@ import { encodeCanonical, toHex } from './oracle.ts';
 import { Implementation, type TesteeInfo, type Transport } from './implementation.ts';
 import { inProcessTransport } from './drivers/in-process.ts';
 import { testeeTransport } from './drivers/testee.ts';
+// jcp §11 wire driver: JCP_ENDPOINT names a live jcp/1 endpoint under test (harness/drivers/wire.ts)
+import { wireTransport } from './drivers/wire.ts';
 
 let client: Implementation | undefined;
 
@@ -46,7 +48,8 @@ export function implementation(): Implementation {
   if (!client) {
     const cmd = process.env['JCP_TESTEE'];
     const timeoutMs = process.env['JCP_TESTEE_TIMEOUT_MS'] ? Number(process.env['JCP_TESTEE_TIMEOUT_MS']) : undefined;
-    client = new Implementation(recording(cmd ? testeeTransport(cmd, timeoutMs ? { timeoutMs } : {}) : inProcessTransport()));
+    const endpoint = process.env['JCP_ENDPOINT']; // the wire driver: only what the wire can show is tested
+    client = new Implementation(recording(endpoint ? wireTransport(endpoint) : cmd ? testeeTransport(cmd, timeoutMs ? { timeoutMs } : {}) : inProcessTransport()));
   }
   return client;
 }

@@ -142,7 +142,24 @@ export interface DecideFields {
   readonly caller: string;
   readonly cost: { readonly uj: bigint; readonly provenance: string; readonly coverage?: 'Partial' };
   readonly now_s: bigint;
+  // ---- jcp §4.8 (C22) and §4.10 (C25): optional, omitted from the request when absent ----
+  /** The action's money cost: present = a priced decision. */
+  readonly cost_funds?: { readonly currency: string; readonly minor: bigint };
+  /** The argument's flow label; absent = its provenance was not computed. */
+  readonly label?: LabelFields;
 }
+
+/** jcp §4.10 a flow label as sent: sets sorted ascending without duplicates, or the word naming the extreme. */
+export interface LabelFields {
+  readonly integrity: 'principal' | 'untrusted';
+  readonly origins: readonly string[] | 'any';
+  readonly readers: readonly string[] | 'all';
+}
+
+/** jcp §4.9 the first phase of the metered path, as the implementation answered it. */
+export type AuthorizationResult =
+  | { readonly verdict: 'authorized'; readonly ticket: string; readonly pending_caveats: readonly unknown[] }
+  | { readonly verdict: 'deny'; readonly deny_reason?: string; readonly receipt: Uint8Array };
 
 /** A sealed decision as the implementation answered it. */
 export interface DecisionResult {
@@ -235,6 +252,149 @@ export class Implementation {
     return plain(r.get('core') as CborValue) as Core;
   }
 
+  // ---- jcp §2.1 rotation (C12) and §2.2 threshold actors (C13, C18) ----
+  /** Inception of an identity (seq 0) signed by its key, pre-committing to `next_public_key`. */
+  async incept(identity_seed: Uint8Array, next_public_key: Uint8Array, nonce: Uint8Array): Promise<KeyEventMinted> {
+    return keyEventMinted(await this.call('rotation.incept', { identity_seed, next_public_key, nonce }));
+  }
+  /** The rotation after `prior`, signed by `signer_seed` (which must be the pre-committed key). */
+  async rotate(prior: Uint8Array, signer_seed: Uint8Array, next_public_key: Uint8Array, nonce: Uint8Array): Promise<KeyEventMinted> {
+    return keyEventMinted(await this.call('rotation.rotate', { prior, signer_seed, next_public_key, nonce }));
+  }
+  /** Verifies a key event log (inception first); the identity and its current key at the end, or a refusal. */
+  async verifyKeyLog(log: readonly Uint8Array[]): Promise<{ identity: string; current: string; seq: bigint; next_hash: string; head: string }> {
+    const r = await this.call('rotation.verify', { log: [...log] });
+    return { identity: r.get('identity') as string, current: r.get('current') as string, seq: U(r.get('seq')), next_hash: r.get('next_hash') as string, head: r.get('head') as string };
+  }
+  /** A trusted-dealer min-of-max group from a 32-byte seed. */
+  async thresholdDealer(min: number, max: number, seed: Uint8Array): Promise<ThresholdGroupResult> {
+    const r = await this.call('threshold.dealer', { min, max, seed });
+    return { group_public_key: r.get('group_public_key') as Uint8Array, did: r.get('did') as string, shares: (r.get('shares') as CborMap[]).map(shareOf) };
+  }
+  /** A DKG among `max` participants, participant i drawing only on seeds[i-1]: each participant's own result. */
+  async thresholdDkg(min: number, max: number, seeds: readonly Uint8Array[]): Promise<Array<ThresholdShareFields & { group_public_key: Uint8Array }>> {
+    const r = await this.call('threshold.dkg', { min, max, seeds: [...seeds] });
+    return (r.get('participants') as CborMap[]).map((m) => ({ ...shareOf(m), group_public_key: m.get('group_public_key') as Uint8Array }));
+  }
+  /** One FROST signing round; nonce randomness from `nonces` (a 32-byte seed, or explicit per-signer randomness). */
+  async thresholdSign(
+    group: { min: number; max: number; group_public_key: Uint8Array },
+    signers: readonly ThresholdShareFields[],
+    message: Uint8Array,
+    nonces: Uint8Array | ReadonlyArray<{ identifier: number; hiding: Uint8Array; binding: Uint8Array }>,
+  ): Promise<ThresholdSignResult> {
+    const r = await this.call('threshold.sign', {
+      ...group,
+      signers: signers.map((s) => ({ ...s })),
+      message,
+      ...(nonces instanceof Uint8Array ? { nonce_seed: nonces } : { nonce_randomness: nonces.map((n) => ({ ...n })) }),
+    });
+    return {
+      signature: r.get('signature') as Uint8Array,
+      shares: (r.get('shares') as CborMap[]).map((m) => ({
+        identifier: Number(U(m.get('identifier'))),
+        hiding_commitment: m.get('hiding_commitment') as Uint8Array,
+        binding_commitment: m.get('binding_commitment') as Uint8Array,
+        sig_share: m.get('sig_share') as Uint8Array,
+      })),
+    };
+  }
+  // ---- end §2.1 / §2.2 ----
+  // ---- jcp §4.7 checkpoints and amendments (C21) ----
+  /** The agent signs a checkpoint of its state under `grant`; `prev` is the run's previous signed checkpoint. */
+  async signCheckpoint(
+    agent_seed: Uint8Array,
+    grant: Uint8Array,
+    f: { readonly state: string; readonly spent?: { readonly uj: bigint; readonly provenance: string }; readonly prev?: Uint8Array },
+  ): Promise<{ signed_checkpoint: Uint8Array; checkpoint_id: string }> {
+    const r = await this.call('checkpoint.sign', { agent_seed, grant, state: f.state, spent: f.spent ? { ...f.spent } : undefined, prev: f.prev });
+    return { signed_checkpoint: r.get('signed_checkpoint') as Uint8Array, checkpoint_id: r.get('checkpoint_id') as string };
+  }
+  /** The amender steers the run at `checkpoint`; the answer carries the re-issued continuation grant. */
+  async amendCheckpoint(
+    amender_seed: Uint8Array,
+    grant: Uint8Array,
+    checkpoint: Uint8Array,
+    a: { readonly budget_uj: bigint; readonly actions?: readonly string[]; readonly expiry?: bigint; readonly instructions?: string },
+    prev?: Uint8Array,
+  ): Promise<{ signed_amendment: Uint8Array; amendment_id: string; continuation: Minted }> {
+    const amendment = omitUndef({ budget_uj: a.budget_uj, actions: a.actions ? [...a.actions] : undefined, expiry: a.expiry, instructions: a.instructions });
+    const r = await this.call('checkpoint.amend', { amender_seed, grant, checkpoint, prev, amendment });
+    return { signed_amendment: r.get('signed_amendment') as Uint8Array, amendment_id: r.get('amendment_id') as string, continuation: minted(r.get('continuation') as CborMap) };
+  }
+  /** The verifying side: a checkpoint+amendment pair (with its continuation, and the prev checkpoint, if given). */
+  async verifyCheckpoint(p: {
+    readonly grant: Uint8Array;
+    readonly checkpoint: Uint8Array;
+    readonly amendment: Uint8Array;
+    readonly continuation?: Uint8Array;
+    readonly prev?: Uint8Array;
+  }): Promise<{ checkpoint_id: string; amendment_id: string; remainder_uj?: bigint }> {
+    const r = await this.call('checkpoint.verify', { ...p });
+    const rem = r.get('remainder_uj');
+    return { checkpoint_id: r.get('checkpoint_id') as string, amendment_id: r.get('amendment_id') as string, ...(rem !== undefined ? { remainder_uj: U(rem) } : {}) };
+  }
+  // ---- end §4.7 ----
+
+  // ---- jcp §4.5 budget channels (C17) and §4.6 standing grants (C20) ----
+  /** One point's side of a budget channel over the last grant of `chain` (root first), signing as `point_seed`. */
+  async openChannel(point_seed: Uint8Array, chain: readonly Uint8Array[], members: readonly string[]): Promise<ChannelHandle> {
+    const r = await this.call('channel.open', { point_seed, chain: [...chain], members: [...members] });
+    return new ChannelHandle(this, r.get('channel') as string);
+  }
+  /** Verifies an overdraft proof against the channel's members: the overdraft in µJ, or a refusal. */
+  async verifyOverdraft(proof: Uint8Array, members: readonly string[]): Promise<bigint> {
+    return U((await this.call('channel.verify-overdraft', { proof, members: [...members] })).get('overdraft_uj'));
+  }
+  /** The standing grant's issuer signs a mint policy over it. */
+  async authorPolicy(issuer_seed: Uint8Array, grant: Uint8Array, policy: { event_class: string; per_firing_uj: bigint; max_firings: bigint }): Promise<{ signed_policy: Uint8Array; policy_id: string }> {
+    const r = await this.call('standing.author', { issuer_seed, grant, policy: { ...policy } });
+    return { signed_policy: r.get('signed_policy') as Uint8Array, policy_id: r.get('policy_id') as string };
+  }
+  /** Fires a policy at `point`'s mint ledger: the child minted to `child.subject`, or a refusal. */
+  async fire(point: Point, f: { policy: Uint8Array; grant: Uint8Array; holder_seed: Uint8Array; event_class: string; child: { subject: string; nonce: Uint8Array } }): Promise<Minted> {
+    return minted(await this.call('standing.fire', { point: point.id, ...f, child: { ...f.child } }));
+  }
+  /** `point`'s mint ledger for one policy and its standing grant. */
+  async mintLedger(point: Point, policy_id: string, grant_id: string): Promise<{ firings: bigint; cumulative_uj: bigint }> {
+    const r = await this.call('standing.ledger', { point: point.id, policy_id, grant_id });
+    return { firings: U(r.get('firings')), cumulative_uj: U(r.get('cumulative_uj')) };
+  }
+  // ---- end §4.5 channels / §4.6 ----
+  // ---- jcp §8.1 replay (C14, C16), §8.2 group accounting (C14), §6.1 continuations ----
+  /** Replays a receipt stream into `point` (verified under its own steward): what was admitted, refused, and rebuilt. */
+  async replay(point: Point, receipts: readonly Uint8Array[]): Promise<ReplayResult> {
+    const r = await this.call('point.replay', { point: point.id, receipts: [...receipts] });
+    return {
+      verified: U(r.get('verified')),
+      allowed: U(r.get('allowed')),
+      refused: U(r.get('refused')),
+      refusals: (r.get('refusals') as CborMap[]).map((m) => ({ index: U(m.get('index')), code: m.get('code') as string })),
+      spend: new Map([...(r.get('spend') as CborMap)].map(([k, v]) => [String(k), U(v)])),
+    };
+  }
+  /** Per-(grant_id, subject) attribution from a receipt stream verified under `steward` (jcp §8.2). */
+  async groupAccounting(steward: string, receipts: readonly Uint8Array[]): Promise<GroupLedgerResult> {
+    const r = await this.call('accounting.group', { steward, receipts: [...receipts] });
+    return {
+      rows: (r.get('rows') as CborMap[]).map((m) => ({
+        grant_id: m.get('grant_id') as string,
+        subject: m.get('subject') as string,
+        allowed: U(m.get('allowed')),
+        refused: U(m.get('refused')),
+        spent_uj: U(m.get('spent_uj')),
+      })),
+      verified: U(r.get('verified')),
+      unverified: U(r.get('unverified')),
+      failures: (r.get('failures') as CborMap[]).map((m) => ({ index: U(m.get('index')), code: m.get('code') as string })),
+    };
+  }
+  /** A continuation relay (jcp §6.1) in front of `point`, sealing with `steward_seed` (the point's own). */
+  async newRelay(point: Point, steward_seed: Uint8Array): Promise<Relay> {
+    return new Relay(this, (await this.call('continuation.relay', { point: point.id, steward_seed })).get('relay') as string);
+  }
+  // ---- end §8.1 / §8.2 / §6.1 ----
+
   /** @internal used by Point */
   _call(op: string, args: Record<string, unknown>): Promise<CborMap> {
     return this.call(op, args);
@@ -248,17 +408,28 @@ export class Point {
     readonly id: string,
   ) {}
   async decide(d: DecideFields): Promise<DecisionResult> {
-    const r = await this.impl._call('point.decide', {
-      point: this.id,
-      frame: omitUndef({ ...d.frame }),
-      chain: [...d.chain],
-      caller: d.caller,
-      cost: omitUndef({ ...d.cost }),
-      now_s: d.now_s,
-    });
-    const reason = r.get('deny_reason');
-    return { verdict: r.get('verdict') as 'allow' | 'deny', ...(typeof reason === 'string' ? { deny_reason: reason } : {}), receipt: r.get('receipt') as Uint8Array };
+    return decisionResult(await this.impl._call('point.decide', decideArgs(this.id, d)));
   }
+  // ---- jcp §4.8 (C22), §4.9 metered path (C24), §4.10 taint floors (C25) ----
+  /** The first phase of the metered path over an estimated cost: authorized with a ticket, or a sealed denial. */
+  async authorize(d: DecideFields): Promise<AuthorizationResult> {
+    const r = await this.impl._call('point.authorize', decideArgs(this.id, d));
+    if (r.get('verdict') === 'authorized') {
+      return { verdict: 'authorized', ticket: r.get('ticket') as string, pending_caveats: plain((r.get('pending_caveats') as CborValue | undefined) ?? []) as unknown[] };
+    }
+    return decisionResult(r) as AuthorizationResult;
+  }
+  /** The debit point of the metered path: the measured cost of the ticket's work. */
+  async settle(ticket: string, cost: DecideFields['cost'], now_s: bigint): Promise<DecisionResult> {
+    return decisionResult(await this.impl._call('point.settle', { point: this.id, ticket, cost: omitUndef({ ...cost }), now_s }));
+  }
+  async setTaintFloor(resource: string, origins: readonly string[]): Promise<void> {
+    await this.impl._call('point.taint-floor', { point: this.id, resource, origins: [...origins] });
+  }
+  async spentFunds(grant_id: string): Promise<bigint> {
+    return U((await this.impl._call('point.spent-funds', { point: this.id, grant_id })).get('spent_minor'));
+  }
+  // ---- end §4.8 / §4.9 / §4.10 ----
   async revoke(revocation: Uint8Array, grant: Uint8Array): Promise<void> {
     await this.impl._call('point.revoke', { point: this.id, revocation, grant });
   }
@@ -270,10 +441,183 @@ export class Point {
   }
 }
 
+// ---- jcp §4.8 / §4.10: a decision's optional fields, shared by point.decide and point.authorize ----
+function decideArgs(point: string, d: DecideFields): Record<string, unknown> {
+  const label = d.label === undefined ? undefined : { integrity: d.label.integrity, origins: d.label.origins === 'any' ? 'any' : [...d.label.origins], readers: d.label.readers === 'all' ? 'all' : [...d.label.readers] };
+  return {
+    point,
+    frame: omitUndef({ ...d.frame }),
+    chain: [...d.chain],
+    caller: d.caller,
+    cost: omitUndef({ ...d.cost }),
+    now_s: d.now_s,
+    cost_funds: d.cost_funds === undefined ? undefined : { ...d.cost_funds },
+    label,
+  };
+}
+
+function decisionResult(r: CborMap): DecisionResult {
+  const reason = r.get('deny_reason');
+  return { verdict: r.get('verdict') as 'allow' | 'deny', ...(typeof reason === 'string' ? { deny_reason: reason } : {}), receipt: r.get('receipt') as Uint8Array };
+}
+// ---- end §4.8 / §4.10 ----
+
 function minted(r: CborMap): Minted {
   return { signed_grant: r.get('signed_grant') as Uint8Array, grant_id: r.get('grant_id') as string };
 }
 
+// ---- jcp §2.1 rotation (C12) and §2.2 threshold actors (C13, C18) ----
+/** A minted key event: its canonical signed bytes ({event, signature}) and its id. */
+export interface KeyEventMinted {
+  readonly key_event: Uint8Array;
+  readonly event_id: string;
+}
+/** One participant's share: its number (1..max) and its 32-byte signing share. */
+export interface ThresholdShareFields {
+  readonly identifier: number;
+  readonly signing_share: Uint8Array;
+}
+/** A threshold group as a dealer hands it out. */
+export interface ThresholdGroupResult {
+  readonly group_public_key: Uint8Array;
+  readonly did: string;
+  readonly shares: readonly ThresholdShareFields[];
+}
+/** A signing round's aggregate and each signer's public round outputs. */
+export interface ThresholdSignResult {
+  readonly signature: Uint8Array;
+  readonly shares: ReadonlyArray<{ identifier: number; hiding_commitment: Uint8Array; binding_commitment: Uint8Array; sig_share: Uint8Array }>;
+}
+function keyEventMinted(r: CborMap): KeyEventMinted {
+  return { key_event: r.get('key_event') as Uint8Array, event_id: r.get('event_id') as string };
+}
+function shareOf(m: CborMap): ThresholdShareFields {
+  return { identifier: Number(U(m.get('identifier'))), signing_share: m.get('signing_share') as Uint8Array };
+}
+// ---- end §2.1 / §2.2 ----
+
 function plainFrame(m: CborMap): FrameFields {
   return Object.fromEntries([...m].map(([k, v]) => [String(k), v])) as unknown as FrameFields;
 }
+
+// ---- jcp §4.5 budget channels (C17) ----
+/** One enforcement point's side of a budget channel living inside the implementation under test. */
+export class ChannelHandle {
+  constructor(
+    private readonly impl: Implementation,
+    readonly id: string,
+  ) {}
+  async spend(cost_uj: bigint): Promise<{ verdict: 'allow' | 'deny'; deny_reason?: string }> {
+    const r = await this.impl._call('channel.spend', { channel: this.id, cost_uj });
+    const reason = r.get('deny_reason');
+    return { verdict: r.get('verdict') as 'allow' | 'deny', ...(typeof reason === 'string' ? { deny_reason: reason } : {}) };
+  }
+  /** This point's next signed statement of its cumulative spend (canonical bytes). */
+  async statement(): Promise<Uint8Array> {
+    return (await this.impl._call('channel.statement', { channel: this.id })).get('signed_statement') as Uint8Array;
+  }
+  async apply(statement: Uint8Array): Promise<void> {
+    await this.impl._call('channel.apply', { channel: this.id, statement });
+  }
+  async ledger(): Promise<{ local_uj: bigint; total_uj: bigint; peers: Record<string, { seq: bigint; spent_uj: bigint }> }> {
+    const r = await this.impl._call('channel.ledger', { channel: this.id });
+    const peers = Object.fromEntries(
+      [...(r.get('peers') as CborMap)].map(([k, v]) => [String(k), { seq: U((v as CborMap).get('seq')), spent_uj: U((v as CborMap).get('spent_uj')) }]),
+    );
+    return { local_uj: U(r.get('local_uj')), total_uj: U(r.get('total_uj')), peers };
+  }
+  /** The overdraft proof's bytes, or undefined when the merged ledger is within budget. */
+  async overdraftProof(): Promise<Uint8Array | undefined> {
+    return (await this.impl._call('channel.overdraft-proof', { channel: this.id })).get('proof') as Uint8Array | undefined;
+  }
+}
+// ---- end §4.5 channels ----
+
+// ---- jcp §8.1 replay (C14, C16), §8.2 group accounting (C14), §6.1 continuations ----
+/** What point.replay answered. */
+export interface ReplayResult {
+  readonly verified: bigint;
+  readonly allowed: bigint;
+  readonly refused: bigint;
+  readonly refusals: ReadonlyArray<{ readonly index: bigint; readonly code: string }>;
+  readonly spend: ReadonlyMap<string, bigint>;
+}
+
+/** What accounting.group answered. */
+export interface GroupLedgerResult {
+  readonly rows: ReadonlyArray<{ grant_id: string; subject: string; allowed: bigint; refused: bigint; spent_uj: bigint }>;
+  readonly verified: bigint;
+  readonly unverified: bigint;
+  readonly failures: ReadonlyArray<{ readonly index: bigint; readonly code: string }>;
+}
+
+/** A sealed decision of a relay, with its receipt's id (the content id of the receipt bytes). */
+export interface RelayedResult extends DecisionResult {
+  readonly receipt_id: string;
+}
+
+/** A later exchange as sent to continuation.next. */
+export interface LaterFields {
+  readonly handle: string;
+  readonly sent_hash: string;
+  readonly frame: FrameFields;
+  readonly chain: readonly Uint8Array[];
+  readonly caller: string;
+  readonly cost: DecideFields['cost'];
+  readonly now_s: bigint;
+  readonly label?: LabelFields;
+}
+
+const labelArg = (l: LabelFields | undefined) =>
+  l === undefined ? undefined : { integrity: l.integrity, origins: l.origins === 'any' ? 'any' : [...l.origins], readers: l.readers === 'all' ? 'all' : [...l.readers] };
+
+function relayedResult(r: CborMap): RelayedResult {
+  return { ...decisionResult(r), receipt_id: r.get('receipt_id') as string };
+}
+
+/** A continuation relay living inside the implementation under test (jcp §6.1). */
+export class Relay {
+  constructor(
+    private readonly impl: Implementation,
+    readonly id: string,
+  ) {}
+  async first(d: DecideFields): Promise<RelayedResult> {
+    const r = await this.impl._call('continuation.first', {
+      relay: this.id,
+      frame: omitUndef({ ...d.frame }),
+      chain: [...d.chain],
+      caller: d.caller,
+      cost: omitUndef({ ...d.cost }),
+      now_s: d.now_s,
+      label: labelArg(d.label),
+    });
+    return relayedResult(r);
+  }
+  async bind(receipt_id: string, handle: string): Promise<void> {
+    await this.impl._call('continuation.bind', { relay: this.id, receipt_id, handle });
+  }
+  async next(x: LaterFields): Promise<RelayedResult> {
+    const r = await this.impl._call('continuation.next', {
+      relay: this.id,
+      handle: x.handle,
+      sent_hash: x.sent_hash,
+      frame: omitUndef({ ...x.frame }),
+      chain: [...x.chain],
+      caller: x.caller,
+      cost: omitUndef({ ...x.cost }),
+      now_s: x.now_s,
+      label: labelArg(x.label),
+    });
+    return relayedResult(r);
+  }
+  async admit(handle: string, outcome_digest: string, output_label?: LabelFields): Promise<{ frame: FrameFields; label?: LabelFields }> {
+    const r = await this.impl._call('continuation.admit', { relay: this.id, handle, outcome_digest, output_label: labelArg(output_label) });
+    const label = r.get('label');
+    return { frame: plainFrame(r.get('frame') as CborMap), ...(label !== undefined ? { label: plain(label) as LabelFields } : {}) };
+  }
+  async close(handle: string, outcome_digest: string, now_s: bigint, between?: DecideFields['cost']): Promise<RelayedResult & { record: Uint8Array }> {
+    const r = await this.impl._call('continuation.close', { relay: this.id, handle, outcome_digest, now_s, between: between === undefined ? undefined : omitUndef({ ...between }) });
+    return { ...relayedResult(r), record: r.get('record') as Uint8Array };
+  }
+}
+// ---- end §8.1 / §8.2 / §6.1 ----

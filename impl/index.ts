@@ -6,6 +6,12 @@ export * from './identity/ed25519.ts';
 export * from './identity/did-key.ts';
 export * from './hash/blake3.ts';
 export * from './energy/cost.ts';
+// jcp §5, §5.1–§5.6 energy honesty (C9): pure judgements over samples
+export * from './energy/energy.ts';
+export * from './energy/liveness.ts';
+export * from './energy/plausibility.ts';
+export * from './energy/ladder.ts';
+export * from './energy/outcomes.ts';
 export * from './jcp/types.ts';
 export * from './jcp/content-id.ts';
 export * from './jcp/codec.ts';
@@ -14,7 +20,25 @@ export * from './jcp/attenuate.ts';
 export * from './jcp/revocation.ts';
 export * from './jcp/decide.ts';
 export * from './jcp/enforcement-point.ts';
+// jcp §4.5 budget channels (C17) and §4.6 standing grants (C20)
+export * from './jcp/channel.ts';
+export * from './jcp/standing.ts';
+// jcp §4.7 checkpoints and amendments (C21)
+export * from './jcp/checkpoint.ts';
+// jcp §2.1 rotation (C12), §2.2 threshold actors (C13, C18), §4.3 revocation propagation markers
+export * from './identity/rotation.ts';
+export * from './identity/threshold.ts';
+export * from './jcp/propagation.ts';
 export * from './cose/sign1.ts';
 export * from './receipt/core.ts';
 export * from './receipt/seal.ts';
 export * from './receipt/verify.ts';
+// jcp §4.11, C26: the durable decision record (one writer) and the durable enforcement point
+export * from './durable/lock.ts';
+export * from './durable/record.ts';
+export * from './durable/entry.ts';
+export * from './durable/point.ts';
+// jcp §8.1 receipt-stream replay, §8.2 group accounting (C14, C16), §6.1 continuations
+export * from './receipt/replay.ts';
+export * from './receipt/accounting.ts';
+export * from './jcp/continuation.ts';

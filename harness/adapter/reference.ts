@@ -35,6 +35,55 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROTOCOL_VERSION } from '../protocol/schema.ts';
+// jcp §8.1 replay, §8.2 group accounting (C14, C16), §6.1 continuations
+import { aggregateReceipts, createContinuationRelay, labelToCbor, replayInto, type ContinuationRelay, type RelayedDecision } from '../../impl/index.ts';
+// jcp §4.8 money (C22), §4.9 metered path (C24), §4.10 flow (C25)
+import { caveatToCbor, parseLabel, type DecisionRequest } from '../../impl/index.ts';
+// jcp §2.1 rotation (C12), §2.2 threshold actors (C13, C18)
+import {
+  dealerShares,
+  dkg,
+  incept,
+  keyEventId,
+  rotate,
+  signedKeyEventFromBytes,
+  signedKeyEventToCbor,
+  thresholdSign,
+  verifyKeyLog,
+  type SignedKeyEvent,
+  type ThresholdShare,
+} from '../../impl/index.ts';
+// jcp §4.7 checkpoints and amendments (C21)
+import {
+  amend as amendCheckpoint,
+  amendmentId,
+  checkpointId,
+  issueContinuation,
+  parseSignedAmendment,
+  parseSignedCheckpoint,
+  signCheckpoint,
+  signedAmendmentToCbor,
+  signedCheckpointToCbor,
+  verifyAmendment,
+  verifyContinuation,
+  type SignedCheckpoint,
+} from '../../impl/index.ts';
+// jcp §4.5 budget channels (C17) and §4.6 standing grants (C20)
+import {
+  authorMintPolicy,
+  createMintLedger,
+  decodeOverdraftProof,
+  decodeSignedMintPolicy,
+  decodeSignedStatement,
+  mintPolicyId,
+  openChannel,
+  overdraftProofToCbor,
+  signedMintPolicyToCbor,
+  signedStatementToCbor,
+  verifyOverdraftProof,
+  type Channel,
+  type MintLedger,
+} from '../../impl/index.ts';
 
 /** The project root: the nearest folder above this module holding spec-map/implemented.json (works bundled too). */
 function findRoot(from: string): string {
@@ -106,9 +155,145 @@ function signedGrantFromBytes(b: Uint8Array): SignedGrant {
   return parseSignedGrant(decodeCanonical(b));
 }
 
+// ---- jcp §2.1 / §2.2 argument readers ----
+function keyEventOut(se: SignedKeyEvent): CborInput {
+  return { key_event: encodeCanonical(signedKeyEventToCbor(se)), event_id: keyEventId(se.event) };
+}
+function byteList(args: CborMap, k: string): Uint8Array[] {
+  const v = arg(args, k);
+  if (!Array.isArray(v) || !v.every((x) => x instanceof Uint8Array)) throw new JcpError('ERR_BAD_ARGUMENT', `argument ${k} must be an array of byte strings`);
+  return v as Uint8Array[];
+}
+function maps(args: CborMap, k: string): CborMap[] {
+  const v = arg(args, k);
+  if (!Array.isArray(v)) throw new JcpError('ERR_BAD_ARGUMENT', `argument ${k} must be an array of maps`);
+  return v.map((x, i) => map(x, `${k}[${i}]`));
+}
+/** A small count (a threshold, a participant number) as a number; ERR_THRESHOLD_PARAMS when out of range. */
+function small(args: CborMap, k: string): number {
+  const n = uint(args.get(k), k);
+  if (n > 255n) throw new JcpError('ERR_THRESHOLD_PARAMS', `${k} must be at most 255, got ${n}`);
+  return Number(n);
+}
+// ---- end §2.1 / §2.2 argument readers ----
+
+// jcp §4.7 (C21)
+function signedCheckpointFromBytes(b: Uint8Array): SignedCheckpoint {
+  return parseSignedCheckpoint(decodeCanonical(b));
+}
+
+// ---- jcp §4.8 / §4.10: a decision request from point.decide / point.authorize arguments ----
+function costOf(a: CborMap): DecisionRequest['cost'] {
+  const cost = map(a.get('cost'), 'cost');
+  const coverage = cost.get('coverage');
+  return { uj: uint(cost.get('uj'), 'cost.uj'), provenance: text(cost, 'provenance') as never, ...(coverage !== undefined ? { coverage: coverage as 'Partial' } : {}) };
+}
+
+function decisionRequest(a: CborMap): DecisionRequest {
+  const chainV = arg(a, 'chain');
+  if (!Array.isArray(chainV)) throw new JcpError('ERR_BAD_ARGUMENT', 'chain must be an array of signed grants');
+  return {
+    frame: parseFrame(map(a.get('frame'), 'frame')),
+    chain: chainV.map((b, i) => {
+      if (!(b instanceof Uint8Array)) throw new JcpError('ERR_BAD_ARGUMENT', `chain[${i}] must be a byte string`);
+      return signedGrantFromBytes(b);
+    }),
+    caller: text(a, 'caller'),
+    cost: costOf(a),
+    now_s: uint(a.get('now_s'), 'now_s'),
+    ...(a.has('cost_funds') ? { cost_funds: funds(a.get('cost_funds')) } : {}),
+    ...(a.has('label') ? { label: parseLabel(a.get('label')!, '$label') } : {}),
+  };
+}
+// ---- end §4.8 / §4.10 ----
+
 function minted(sg: SignedGrant): CborInput {
   return { signed_grant: encodeCanonical(signedGrantToCbor(sg)), grant_id: grantId(sg.grant) };
 }
+
+// ---- jcp §4.5 budget channels (C17) and §4.6 standing grants (C20) ----
+/** The channel.* and standing.* handlers of one adapter: channels by name, one mint ledger per enforcement point. */
+function channelStandingHandlers(point: (a: CborMap) => EnforcementPoint): Record<string, (a: CborMap) => CborInput> {
+  const channels = new Map<string, Channel>();
+  const ledgers = new WeakMap<EnforcementPoint, MintLedger>();
+  let nextChannel = 1;
+  const channel = (a: CborMap): Channel => {
+    const c = channels.get(text(a, 'channel'));
+    if (!c) throw new JcpError('ERR_BAD_ARGUMENT', `no channel ${text(a, 'channel')}`);
+    return c;
+  };
+  const ledger = (a: CborMap): MintLedger => {
+    const p = point(a);
+    let l = ledgers.get(p);
+    if (!l) ledgers.set(p, (l = createMintLedger()));
+    return l;
+  };
+  const chainOf = (a: CborMap): SignedGrant[] => {
+    const v = arg(a, 'chain');
+    if (!Array.isArray(v)) throw new JcpError('ERR_BAD_ARGUMENT', 'chain must be an array of signed grants');
+    return v.map((b, i) => {
+      if (!(b instanceof Uint8Array)) throw new JcpError('ERR_BAD_ARGUMENT', `chain[${i}] must be a byte string`);
+      return signedGrantFromBytes(b);
+    });
+  };
+  return {
+    'channel.open': (a) => {
+      const c = openChannel({ chain: chainOf(a), self: keyPairFromSeed(bytes(a, 'point_seed')), members: texts(a.get('members'), 'members') });
+      const id = `c${nextChannel++}`;
+      channels.set(id, c);
+      return { channel: id };
+    },
+    'channel.spend': (a) => {
+      const v = channel(a).spend(uint(a.get('cost_uj'), 'cost_uj'));
+      return v.verdict === 'allow' ? { verdict: 'allow' } : { verdict: 'deny', deny_reason: v.deny_reason };
+    },
+    'channel.statement': (a) => ({ signed_statement: encodeCanonical(signedStatementToCbor(channel(a).statement())) }),
+    'channel.apply': (a) => {
+      const c = channel(a);
+      c.apply(decodeSignedStatement(bytes(a, 'statement')));
+      return {};
+    },
+    'channel.ledger': (a) => {
+      const c = channel(a);
+      const peers: Record<string, CborInput> = {};
+      for (const [d, s] of c.settled()) peers[d] = { seq: s.seq, spent_uj: s.spent_uj };
+      return { local_uj: c.localSpent(), total_uj: c.total(), peers };
+    },
+    'channel.overdraft-proof': (a) => {
+      const p = channel(a).overdraftProof();
+      return p ? { proof: encodeCanonical(overdraftProofToCbor(p)) } : {};
+    },
+    'channel.verify-overdraft': (a) => ({ overdraft_uj: verifyOverdraftProof(decodeOverdraftProof(bytes(a, 'proof')), texts(a.get('members'), 'members')) }),
+    'standing.author': (a) => {
+      const pm = map(a.get('policy'), 'policy');
+      const sp = authorMintPolicy(signedGrantFromBytes(bytes(a, 'grant')), keyPairFromSeed(bytes(a, 'issuer_seed')), {
+        event_class: text(pm, 'event_class'),
+        per_firing_uj: uint(pm.get('per_firing_uj'), 'policy.per_firing_uj'),
+        max_firings: uint(pm.get('max_firings'), 'policy.max_firings'),
+      });
+      return { signed_policy: encodeCanonical(signedMintPolicyToCbor(sp)), policy_id: mintPolicyId(sp.policy) };
+    },
+    'standing.fire': (a) => {
+      const l = ledger(a);
+      const child = map(a.get('child'), 'child');
+      return minted(
+        l.fire({
+          policy: decodeSignedMintPolicy(bytes(a, 'policy')),
+          standing: signedGrantFromBytes(bytes(a, 'grant')),
+          holder: keyPairFromSeed(bytes(a, 'holder_seed')),
+          event_class: text(a, 'event_class'),
+          subject: text(child, 'subject'),
+          nonce: bytes(child, 'nonce'),
+        }),
+      );
+    },
+    'standing.ledger': (a) => {
+      const l = ledger(a);
+      return { firings: l.firings(text(a, 'policy_id')), cumulative_uj: l.cumulative(text(a, 'grant_id')) };
+    },
+  };
+}
+// ---- end §4.5 channels / §4.6 ----
 
 /** A fresh adapter: its enforcement points live as long as it does. */
 export function createReferenceAdapter(): { handle(op: string, args: CborMap): CborInput } {
@@ -208,29 +393,103 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
       return {};
     },
     'point.decide': (a) => {
-      const p = point(a);
-      const chainV = arg(a, 'chain');
-      if (!Array.isArray(chainV)) throw new JcpError('ERR_BAD_ARGUMENT', 'chain must be an array of signed grants');
-      const cost = map(a.get('cost'), 'cost');
-      const coverage = cost.get('coverage');
-      const d = p.decide({
-        frame: parseFrame(map(a.get('frame'), 'frame')),
-        chain: chainV.map((b, i) => {
-          if (!(b instanceof Uint8Array)) throw new JcpError('ERR_BAD_ARGUMENT', `chain[${i}] must be a byte string`);
-          return signedGrantFromBytes(b);
-        }),
-        caller: text(a, 'caller'),
-        cost: { uj: uint(cost.get('uj'), 'cost.uj'), provenance: text(cost, 'provenance') as never, ...(coverage !== undefined ? { coverage: coverage as 'Partial' } : {}) },
-        now_s: uint(a.get('now_s'), 'now_s'),
-      });
+      const d = point(a).decide(decisionRequest(a));
       return { verdict: d.verdict, ...(d.deny_reason !== undefined ? { deny_reason: d.deny_reason } : {}), receipt: d.receipt };
     },
+    // ---- jcp §4.8 money (C22), §4.9 metered path (C24), §4.10 taint floors (C25) ----
+    'point.authorize': (a) => {
+      const r = point(a).authorize(decisionRequest(a));
+      if (r.verdict === 'authorized') return { verdict: 'authorized', ticket: r.ticket, pending_caveats: r.pending.map(caveatToCbor) };
+      return { verdict: r.verdict, ...(r.deny_reason !== undefined ? { deny_reason: r.deny_reason } : {}), receipt: r.receipt };
+    },
+    'point.settle': (a) => {
+      const d = point(a).settle(text(a, 'ticket'), costOf(a), uint(a.get('now_s'), 'now_s'));
+      return { verdict: d.verdict, ...(d.deny_reason !== undefined ? { deny_reason: d.deny_reason } : {}), receipt: d.receipt };
+    },
+    'point.taint-floor': (a) => {
+      point(a).setTaintFloor(text(a, 'resource'), texts(a.get('origins'), 'origins'));
+      return {};
+    },
+    'point.spent-funds': (a) => ({ spent_minor: point(a).spentFunds(text(a, 'grant_id')) }),
+    // ---- end §4.8 / §4.9 / §4.10 ----
     'point.spent': (a) => ({ spent_uj: point(a).spent(text(a, 'grant_id')) }),
     'receipt.verify': (a) => {
       const steward = a.get('steward');
       const v = verifyReceipt(bytes(a, 'receipt'), typeof steward === 'string' ? { steward } : {});
       return { core: coreToCbor(v.core) };
     },
+    // ---- jcp §2.1 rotation (C12) and §2.2 threshold actors (C13, C18) ----
+    'rotation.incept': (a) =>
+      keyEventOut(incept(keyPairFromSeed(bytes(a, 'identity_seed')), bytes(a, 'next_public_key'), bytes(a, 'nonce'))),
+    'rotation.rotate': (a) =>
+      keyEventOut(rotate(signedKeyEventFromBytes(bytes(a, 'prior')), keyPairFromSeed(bytes(a, 'signer_seed')), bytes(a, 'next_public_key'), bytes(a, 'nonce'))),
+    'rotation.verify': (a) => {
+      const v = verifyKeyLog(byteList(a, 'log').map(signedKeyEventFromBytes));
+      return { identity: v.identity, current: v.current, seq: v.seq, next_hash: v.next_hash, head: v.head };
+    },
+    'threshold.dealer': (a) => {
+      const g = dealerShares(small(a, 'min'), small(a, 'max'), bytes(a, 'seed'));
+      return { group_public_key: g.group_public_key, did: g.did, shares: g.shares.map((s) => ({ identifier: s.identifier, signing_share: s.signing_share })) };
+    },
+    'threshold.dkg': (a) => {
+      const parts = dkg(small(a, 'min'), small(a, 'max'), byteList(a, 'seeds'));
+      return { participants: parts.map((p) => ({ identifier: p.identifier, signing_share: p.signing_share, group_public_key: p.group_public_key })) };
+    },
+    'threshold.sign': (a) => {
+      const signers: ThresholdShare[] = maps(a, 'signers').map((m) => ({ identifier: small(m, 'identifier'), signing_share: bytes(m, 'signing_share') }));
+      const nonces = a.has('nonce_seed')
+        ? bytes(a, 'nonce_seed')
+        : maps(a, 'nonce_randomness').map((m) => ({ identifier: small(m, 'identifier'), hiding: bytes(m, 'hiding'), binding: bytes(m, 'binding') }));
+      const group = { min: small(a, 'min'), max: small(a, 'max'), group_public_key: bytes(a, 'group_public_key') };
+      const r = thresholdSign(group, signers, bytes(a, 'message'), nonces);
+      return { signature: r.signature, shares: r.shares.map((s) => ({ ...s })) };
+    },
+    // ---- end §2.1 / §2.2 ----
+    // ---- jcp §4.7 checkpoints and amendments (C21) ----
+    'checkpoint.sign': (a) => {
+      const spent = a.get('spent');
+      const s = spent === undefined ? undefined : map(spent, 'spent');
+      const sc = signCheckpoint(signedGrantFromBytes(bytes(a, 'grant')), keyPairFromSeed(bytes(a, 'agent_seed')), {
+        state: text(a, 'state'),
+        ...(s ? { spent: { uj: uint(s.get('uj'), 'spent.uj'), provenance: text(s, 'provenance') as never } } : {}),
+        ...(a.has('prev') ? { prev: signedCheckpointFromBytes(bytes(a, 'prev')) } : {}),
+      });
+      return { signed_checkpoint: encodeCanonical(signedCheckpointToCbor(sc)), checkpoint_id: checkpointId(sc.checkpoint) };
+    },
+    'checkpoint.amend': (a) => {
+      const grant = signedGrantFromBytes(bytes(a, 'grant'));
+      const sc = signedCheckpointFromBytes(bytes(a, 'checkpoint'));
+      const prev = a.has('prev') ? signedCheckpointFromBytes(bytes(a, 'prev')) : undefined;
+      const amender = keyPairFromSeed(bytes(a, 'amender_seed'));
+      const f = map(a.get('amendment'), 'amendment');
+      const sa = amendCheckpoint(
+        grant,
+        sc,
+        amender,
+        {
+          budget_uj: uint(f.get('budget_uj'), 'amendment.budget_uj'),
+          ...(f.has('actions') ? { actions: texts(f.get('actions'), 'amendment.actions') } : {}),
+          ...(f.has('expiry') ? { expiry: uint(f.get('expiry'), 'amendment.expiry') } : {}),
+          ...(f.has('instructions') ? { instructions: text(f, 'instructions') } : {}),
+        },
+        prev,
+      );
+      const continuation = issueContinuation(grant, sc, sa, amender, prev);
+      return { signed_amendment: encodeCanonical(signedAmendmentToCbor(sa)), amendment_id: amendmentId(sa.amendment), continuation: minted(continuation) };
+    },
+    'checkpoint.verify': (a) => {
+      const grant = signedGrantFromBytes(bytes(a, 'grant'));
+      const sc = signedCheckpointFromBytes(bytes(a, 'checkpoint'));
+      const sa = parseSignedAmendment(decodeCanonical(bytes(a, 'amendment')));
+      const prev = a.has('prev') ? signedCheckpointFromBytes(bytes(a, 'prev')) : undefined;
+      const rem = a.has('continuation')
+        ? verifyContinuation(grant, sc, sa, signedGrantFromBytes(bytes(a, 'continuation')), prev)
+        : verifyAmendment(grant, sc, sa, prev);
+      return { checkpoint_id: checkpointId(sc.checkpoint), amendment_id: amendmentId(sa.amendment), ...(rem.known ? { remainder_uj: rem.uj } : {}) };
+    },
+    // ---- end §4.7 ----
+    ...channelStandingHandlers(point), // jcp §4.5 channels (C17), §4.6 standing grants (C20)
+    ...replayAndContinuationHandlers(point), // jcp §8.1 replay, §8.2 group accounting, §6.1 continuations
   };
 
   return {
@@ -241,3 +500,72 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
     },
   };
 }
+
+// ---- jcp §8.1 replay (C14, C16), §8.2 group accounting (C14), §6.1 continuations ----
+function receiptsArg(a: CborMap): Uint8Array[] {
+  const v = arg(a, 'receipts');
+  if (!Array.isArray(v)) throw new JcpError('ERR_BAD_ARGUMENT', 'receipts must be an array of byte strings');
+  // a non-bytes entry reaches the verifier, which refuses it as a counted entry (never silently skipped)
+  return v as Uint8Array[];
+}
+
+function relayedOut(d: RelayedDecision): Record<string, CborInput> {
+  return { verdict: d.verdict, ...(d.deny_reason !== undefined ? { deny_reason: d.deny_reason } : {}), receipt: d.receipt, receipt_id: d.receipt_id };
+}
+
+/** The handlers of point.replay, accounting.group and the continuation.* ops, over the adapter's points. */
+function replayAndContinuationHandlers(point: (a: CborMap) => EnforcementPoint): Record<string, (a: CborMap) => CborInput> {
+  const relays = new Map<string, ContinuationRelay>();
+  let nextRelay = 1;
+  const relay = (a: CborMap): ContinuationRelay => {
+    const id = text(a, 'relay');
+    const r = relays.get(id);
+    if (!r) throw new JcpError('ERR_BAD_ARGUMENT', `no continuation relay ${id}`);
+    return r;
+  };
+  const refusals = (rs: ReadonlyArray<{ index: number; code: string }>) => rs.map((r) => ({ index: r.index, code: r.code }));
+  return {
+    'point.replay': (a) => {
+      const r = replayInto(point(a), receiptsArg(a));
+      return { verified: r.verified, allowed: r.allowed, refused: r.refused, refusals: refusals(r.refusals), spend: Object.fromEntries(r.spend) };
+    },
+    'accounting.group': (a) => {
+      const l = aggregateReceipts(receiptsArg(a), { steward: text(a, 'steward') });
+      return { rows: l.rows.map((r) => ({ ...r })), verified: l.verified, unverified: l.unverified, failures: refusals(l.failures) };
+    },
+    'continuation.relay': (a) => {
+      const id = `r${nextRelay++}`;
+      relays.set(id, createContinuationRelay({ point: point(a), steward: keyPairFromSeed(bytes(a, 'steward_seed')) }));
+      return { relay: id };
+    },
+    'continuation.first': (a) => relayedOut(relay(a).decide(decisionRequest(a))),
+    'continuation.bind': (a) => {
+      relay(a).bind(text(a, 'receipt_id'), text(a, 'handle'));
+      return {};
+    },
+    'continuation.next': (a) => {
+      const r = decisionRequest(a);
+      return relayedOut(
+        relay(a).next({
+          handle: text(a, 'handle'),
+          sent_hash: text(a, 'sent_hash'),
+          caller: r.caller,
+          cost: r.cost,
+          now_s: r.now_s,
+          presented: { frame: r.frame, chain: r.chain },
+          ...(r.label !== undefined ? { label: r.label } : {}),
+        }),
+      );
+    },
+    'continuation.admit': (a) => {
+      const out = relay(a).admit(text(a, 'handle'), text(a, 'outcome_digest'), a.has('output_label') ? parseLabel(a.get('output_label')!, '$output_label') : undefined);
+      return { frame: frameToCbor(out.frame), ...(out.label !== undefined ? { label: labelToCbor(out.label) } : {}) };
+    },
+    'continuation.close': (a) => {
+      const between = a.has('between') ? costOf(new Map([['cost', a.get('between')!]])) : undefined;
+      const c = relay(a).close(text(a, 'handle'), text(a, 'outcome_digest'), uint(a.get('now_s'), 'now_s'), between);
+      return { ...relayedOut(c.decision), record: c.record };
+    },
+  };
+}
+// ---- end §8.1 / §8.2 / §6.1 ----

@@ -59,6 +59,15 @@ const FRAME: Shape = {
   optional: ['model'],
 };
 const COST: Shape = { map: { uj: 'uint', provenance: PROVENANCE, coverage: { enum: ['Partial'] } }, optional: ['coverage'] };
+// ---- jcp §4.8 money cost and §4.10 label on a decision (optional: a testee without them stays valid) ----
+const FUNDS: Shape = { map: { currency: 'text', minor: 'uint' } };
+// origins is [text…] or "any", readers [did…] or "all": checked by the implementation under test
+const LABEL: Shape = { map: { integrity: { enum: ['principal', 'untrusted'] }, origins: 'any', readers: 'any' } };
+const DECIDE_ARGS: Shape = {
+  map: { point: 'text', frame: FRAME, chain: { array: 'bytes', min: 1 }, caller: did, cost: COST, now_s: 'uint', cost_funds: FUNDS, label: LABEL },
+  optional: ['cost_funds', 'label'],
+};
+// ---- end §4.8 / §4.10 decision fields ----
 
 /** One operation: the shape of its arguments and of its result. */
 export interface OpSpec {
@@ -113,16 +122,335 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
   'point.trust-roots': { about: 'jcp §7 C15', args: { map: { point: 'text', resource: cid, roots: { array: did } } }, result: { map: {} } },
   'point.revoke': { about: 'jcp §4.3', args: { map: { point: 'text', revocation: 'bytes', grant: 'bytes' } }, result: { map: {} } },
   'point.decide': {
-    about: 'jcp §7, §8',
-    args: { map: { point: 'text', frame: FRAME, chain: { array: 'bytes', min: 1 }, caller: did, cost: COST, now_s: 'uint' } },
+    about: 'jcp §7, §8 (optional cost_funds §4.8 C22, label §4.10 C25)',
+    args: DECIDE_ARGS,
     result: { map: { verdict: VERDICT, deny_reason: 'text', receipt: 'bytes' }, optional: ['deny_reason'] },
   },
+  // ---- jcp §4.8 money (C22), §4.9 the two-phase metered path (C24), §4.10 flow (C25) ----
+  'point.authorize': {
+    about: 'jcp §4.9 metered path, first phase (C24)',
+    args: DECIDE_ARGS,
+    result: {
+      map: { verdict: { enum: ['authorized', 'deny'] }, deny_reason: 'text', receipt: 'bytes', ticket: 'text', pending_caveats: { array: CAVEAT } },
+      optional: ['deny_reason', 'receipt', 'ticket', 'pending_caveats'],
+    },
+  },
+  'point.settle': {
+    about: 'jcp §4.9 metered path, the debit point (C24)',
+    args: { map: { point: 'text', ticket: 'text', cost: COST, now_s: 'uint' } },
+    result: { map: { verdict: VERDICT, deny_reason: 'text', receipt: 'bytes' }, optional: ['deny_reason'] },
+  },
+  'point.taint-floor': { about: 'jcp §4.10 (C25)', args: { map: { point: 'text', resource: cid, origins: { array: 'text' } } }, result: { map: {} } },
+  'point.spent-funds': { about: 'jcp §4.8 (C22)', args: { map: { point: 'text', grant_id: cid } }, result: { map: { spent_minor: 'uint' } } },
+  // ---- end §4.8 / §4.9 / §4.10 ----
+  // ---- jcp §5 energy honesty (C9): pure judgements over samples (impl/energy) ----
+  ...((): Record<string, OpSpec> => {
+    const ENERGY: Shape = { map: { measured_uj: 'uint', estimated_uj: 'uint', provenance: PROVENANCE, coverage: { enum: ['Partial'] } }, optional: ['measured_uj', 'coverage'] };
+    const COUNTER: Shape = {
+      map: { zone: 'text', name: 'text', max_energy_range_uj: 'uint', samples: { array: { map: { t_ns: 'uint', value: 'uint' } } } },
+      optional: ['zone', 'max_energy_range_uj'],
+    };
+    const LIVE: Shape = { enum: ['live', 'not-live'] };
+    const TELEMETRY: Shape = { map: { draw_mw: { array: 'uint' }, limit_mw: 'uint' }, optional: ['limit_mw'] };
+    const PLAUSIBILITY: Shape = {
+      map: {
+        verdict: { enum: ['not-refuted', 'counter-under-rate', 'counter-over-rate', 'indeterminate', 'no-bound'] },
+        rate_mw: 'uint',
+        bound: { enum: ['draw', 'limit'] },
+        bound_mw: 'uint',
+        floor_mw: 'uint',
+        ceiling_mw: 'uint',
+        mean_draw_mw: 'uint',
+        reason: 'text',
+        discarded: 'uint',
+      },
+      optional: ['bound', 'bound_mw', 'floor_mw', 'ceiling_mw', 'mean_draw_mw', 'reason', 'discarded'],
+    };
+    const FIGURE: Shape = { map: { uj: 'uint', provenance: PROVENANCE, coverage: { enum: ['Partial'] } }, optional: ['coverage'] };
+    return {
+      'energy.make': {
+        about: 'jcp §5, §5.1 (C9)',
+        args: {
+          map: {
+            measured_uj: 'uint',
+            estimated_uj: 'uint',
+            provenance: PROVENANCE,
+            coverage: { enum: ['Partial'] },
+            obtained: {
+              map: {
+                how: { enum: ['counter', 'apportioned-reading', 'host-calibrated-model', 'uncalibrated-model', 'constant'] },
+                live: LIVE,
+                read: { enum: ['both-ends', 'failed-mid-reading'] },
+                plausibility: { enum: ['not-refuted', 'no-bound', 'refuted', 'indeterminate'] },
+                covers: { enum: ['Whole', 'Partial'] },
+              },
+              optional: ['live', 'read', 'plausibility', 'covers'],
+            },
+          },
+          optional: ['measured_uj', 'coverage'],
+        },
+        result: { map: { energy: ENERGY } },
+      },
+      'energy.liveness': {
+        about: 'jcp §5 Liveness (C9)',
+        args: { map: { counters: { array: COUNTER, min: 1 } } },
+        result: {
+          map: {
+            verdict: LIVE,
+            not_live: { array: 'text' },
+            counters: { array: { map: { name: 'text', verdict: LIVE, reason: 'text', counted: 'uint', advanced: 'uint', counted_ns: 'uint' }, optional: ['reason'] } },
+          },
+        },
+      },
+      'energy.rapl': {
+        about: 'jcp §5.1 rung 1 (C9)',
+        args: { map: { zones: { array: COUNTER } } },
+        result: {
+          map: { total_uj: 'uint', summed: { array: 'text' }, excluded: { array: { map: { zone: 'text', reason: 'text' } } }, verdict: LIVE, not_live: { array: 'text' } },
+          optional: ['total_uj'],
+        },
+      },
+      'energy.plausibility': {
+        about: 'jcp §5 Plausibility (C9)',
+        args: { map: { delta_uj: 'uint', duration_ns: 'uint', telemetry: TELEMETRY } },
+        result: PLAUSIBILITY,
+      },
+      'energy.ladder': {
+        about: 'jcp §5.1 (C9)',
+        args: {
+          map: {
+            rungs: {
+              array: {
+                map: {
+                  rung: { enum: ['rapl', 'nvml', 'proc-self', 'proc-tree', 'ioreport'] },
+                  status: { enum: ['absent', 'failed', 'read'] },
+                  at: { enum: ['start', 'stop'] },
+                  error: 'text',
+                  counters: { array: COUNTER },
+                  telemetry: TELEMETRY,
+                  gaps: { array: 'text' },
+                },
+                optional: ['at', 'error', 'counters', 'telemetry', 'gaps'],
+              },
+            },
+            calibrated_uj: 'uint',
+            estimated_uj: 'uint',
+          },
+          optional: ['calibrated_uj'],
+        },
+        result: {
+          map: {
+            rung: 'text',
+            energy: ENERGY,
+            declined: { array: { map: { rung: 'text', reason: 'text', detail: 'text', not_live: { array: 'text' }, plausibility: PLAUSIBILITY }, optional: ['detail', 'not_live', 'plausibility'] } },
+          },
+        },
+      },
+      'energy.task-total': { about: 'jcp §5.2 (C9)', args: { map: { energy: ENERGY } }, result: { map: { total_uj: 'uint' } } },
+      'energy.efficiency-seal': {
+        about: 'jcp §5.2 efficiency/1 (C9)',
+        args: { map: { energy: ENERGY, accepted_tokens: 'uint' } },
+        result: { map: { payload: { textMap: 'any' } } },
+      },
+      'energy.efficiency-read': {
+        about: 'jcp §5.2 efficiency/1 (C9)',
+        args: { map: { payload: { textMap: 'any' } } },
+        result: { map: { energy_uj: 'uint', provenance: PROVENANCE, coverage: { enum: ['Partial'] } }, optional: ['coverage'] },
+      },
+      'energy.trace': {
+        about: 'jcp §5.3',
+        args: { map: { outcome: FIGURE, activity_ids: { array: 'text' }, activities: { textMap: FIGURE } } },
+        // residual_uj is a signed integer (never clamped): 'any' because the table has no signed-int shape
+        result: { map: { residual_uj: 'any', activities_uj: 'uint', provenance: PROVENANCE, coverage: { enum: ['Partial'] } }, optional: ['coverage'] },
+      },
+      'energy.conservation-floor': {
+        about: 'jcp §5.5',
+        args: { map: { budget_uj: 'uint', provenances: { array: PROVENANCE, min: 1 } } },
+        result: { map: { ppm_numerator: 'uint', ppm_denominator: 'uint', rests_on: { enum: ['measured', 'modelled'] } } },
+      },
+      'energy.physical-bound': {
+        about: 'jcp §5.6',
+        args: { map: { energy_uj: 'uint', duration_ns: 'uint', floor_mw: 'uint', ceiling_mw: 'uint' } },
+        result: { map: { finding: 'text' } },
+      },
+    };
+  })(),
+  // ---- end jcp §5 energy ----
   'point.spent': { about: 'jcp §7', args: { map: { point: 'text', grant_id: cid } }, result: { map: { spent_uj: 'uint' } } },
   'receipt.verify': {
     about: 'jcp §8',
     args: { map: { receipt: 'bytes', steward: did }, optional: ['steward'] },
     result: { map: { core: { textMap: 'any' } } },
   },
+  // ---- jcp §2.1 rotation (C12) and §2.2 threshold actors (C13, C18) ----
+  'rotation.incept': {
+    about: 'jcp §2.1 (C12)',
+    args: { map: { identity_seed: 'bytes32', next_public_key: 'bytes32', nonce: 'bytes16' } },
+    result: { map: { key_event: 'bytes', event_id: cid } },
+  },
+  'rotation.rotate': {
+    about: 'jcp §2.1 (C12)',
+    args: { map: { prior: 'bytes', signer_seed: 'bytes32', next_public_key: 'bytes32', nonce: 'bytes16' } },
+    result: { map: { key_event: 'bytes', event_id: cid } },
+  },
+  'rotation.verify': {
+    about: 'jcp §2.1 (C12)',
+    args: { map: { log: { array: 'bytes' } } },
+    result: { map: { identity: did, current: did, seq: 'uint', next_hash: cid, head: cid } },
+  },
+  'threshold.dealer': {
+    about: 'jcp §2.2 (C13)',
+    args: { map: { min: 'uint', max: 'uint', seed: 'bytes32' } },
+    result: { map: { group_public_key: 'bytes32', did: did, shares: { array: { map: { identifier: 'uint', signing_share: 'bytes32' } } } } },
+  },
+  'threshold.dkg': {
+    about: 'jcp §2.2 (C18)',
+    args: { map: { min: 'uint', max: 'uint', seeds: { array: 'bytes32' } } },
+    result: { map: { participants: { array: { map: { identifier: 'uint', signing_share: 'bytes32', group_public_key: 'bytes32' } } } } },
+  },
+  'threshold.sign': {
+    about: 'jcp §2.2 (C13, C18)',
+    args: {
+      map: {
+        min: 'uint',
+        max: 'uint',
+        group_public_key: 'bytes32',
+        signers: { array: { map: { identifier: 'uint', signing_share: 'bytes32' } } },
+        message: 'bytes',
+        nonce_seed: 'bytes32',
+        nonce_randomness: { array: { map: { identifier: 'uint', hiding: 'bytes32', binding: 'bytes32' } } },
+      },
+      optional: ['nonce_seed', 'nonce_randomness'],
+    },
+    result: {
+      map: {
+        signature: 'bytes64',
+        shares: { array: { map: { identifier: 'uint', hiding_commitment: 'bytes32', binding_commitment: 'bytes32', sig_share: 'bytes32' } } },
+      },
+    },
+  },
+  // ---- end §2.1 / §2.2 ----
+  // ---- jcp §4.7 checkpoints and amendments (C21) ----
+  'checkpoint.sign': {
+    about: 'jcp §4.7 (C21)',
+    args: {
+      map: { agent_seed: 'bytes32', grant: 'bytes', state: cid, spent: { map: { uj: 'uint', provenance: PROVENANCE } }, prev: 'bytes' },
+      optional: ['spent', 'prev'],
+    },
+    result: { map: { signed_checkpoint: 'bytes', checkpoint_id: cid } },
+  },
+  'checkpoint.amend': {
+    about: 'jcp §4.7 (C21)',
+    args: {
+      map: {
+        amender_seed: 'bytes32',
+        grant: 'bytes',
+        checkpoint: 'bytes',
+        prev: 'bytes',
+        amendment: { map: { budget_uj: 'uint', actions: { array: 'text' }, expiry: 'uint', instructions: cid }, optional: ['actions', 'expiry', 'instructions'] },
+      },
+      optional: ['prev'],
+    },
+    result: { map: { signed_amendment: 'bytes', amendment_id: cid, continuation: MINTED } },
+  },
+  'checkpoint.verify': {
+    about: 'jcp §4.7 (C21)',
+    args: { map: { grant: 'bytes', checkpoint: 'bytes', amendment: 'bytes', continuation: 'bytes', prev: 'bytes' }, optional: ['continuation', 'prev'] },
+    result: { map: { checkpoint_id: cid, amendment_id: cid, remainder_uj: 'uint' }, optional: ['remainder_uj'] },
+  },
+  // ---- end §4.7 ----
+  // ---- jcp §4.5 budget channels (C17) and §4.6 standing grants (C20) ----
+  'channel.open': {
+    about: 'jcp §4.5 (C17)',
+    args: { map: { point_seed: 'bytes32', chain: { array: 'bytes', min: 1 }, members: { array: did, min: 1 } } },
+    result: { map: { channel: 'text' } },
+  },
+  'channel.spend': {
+    about: 'jcp §4.5 (C17)',
+    args: { map: { channel: 'text', cost_uj: 'uint' } },
+    result: { map: { verdict: VERDICT, deny_reason: 'text' }, optional: ['deny_reason'] },
+  },
+  'channel.statement': { about: 'jcp §4.5 (C17)', args: { map: { channel: 'text' } }, result: { map: { signed_statement: 'bytes' } } },
+  'channel.apply': { about: 'jcp §4.5 (C17)', args: { map: { channel: 'text', statement: 'bytes' } }, result: { map: {} } },
+  'channel.ledger': {
+    about: 'jcp §4.5 (C17)',
+    args: { map: { channel: 'text' } },
+    result: { map: { local_uj: 'uint', total_uj: 'uint', peers: { textMap: { map: { seq: 'uint', spent_uj: 'uint' } } } } },
+  },
+  'channel.overdraft-proof': { about: 'jcp §4.5 (C17)', args: { map: { channel: 'text' } }, result: { map: { proof: 'bytes' }, optional: ['proof'] } },
+  'channel.verify-overdraft': {
+    about: 'jcp §4.5 (C17)',
+    args: { map: { proof: 'bytes', members: { array: did, min: 1 } } },
+    result: { map: { overdraft_uj: 'uint' } },
+  },
+  'standing.author': {
+    about: 'jcp §4.6 (C20)',
+    args: { map: { issuer_seed: 'bytes32', grant: 'bytes', policy: { map: { event_class: cid, per_firing_uj: 'uint', max_firings: 'uint' } } } },
+    result: { map: { signed_policy: 'bytes', policy_id: cid } },
+  },
+  'standing.fire': {
+    about: 'jcp §4.6 (C20)',
+    args: { map: { point: 'text', policy: 'bytes', grant: 'bytes', holder_seed: 'bytes32', event_class: cid, child: { map: { subject: did, nonce: 'bytes16' } } } },
+    result: MINTED,
+  },
+  'standing.ledger': {
+    about: 'jcp §4.6 (C20)',
+    args: { map: { point: 'text', policy_id: cid, grant_id: cid } },
+    result: { map: { firings: 'uint', cumulative_uj: 'uint' } },
+  },
+  // ---- end §4.5 channels / §4.6 ----
+  // ---- jcp §8.1 replay (C14, C16), §8.2 group accounting (C14), §6.1 continuations (C8, C25) ----
+  'point.replay': {
+    about: 'jcp §8.1 (C14, C16)',
+    args: { map: { point: 'text', receipts: { array: 'bytes' } } },
+    result: {
+      map: {
+        verified: 'uint',
+        allowed: 'uint',
+        refused: 'uint',
+        refusals: { array: { map: { index: 'uint', code: { enum: ERROR_CODES } } } },
+        spend: { textMap: 'uint' },
+      },
+    },
+  },
+  'accounting.group': {
+    about: 'jcp §8.2 (C14)',
+    args: { map: { steward: did, receipts: { array: 'bytes' } } },
+    result: {
+      map: {
+        rows: { array: { map: { grant_id: cid, subject: did, allowed: 'uint', refused: 'uint', spent_uj: 'uint' } } },
+        verified: 'uint',
+        unverified: 'uint',
+        failures: { array: { map: { index: 'uint', code: { enum: ERROR_CODES } } } },
+      },
+    },
+  },
+  'continuation.relay': { about: 'jcp §6.1', args: { map: { point: 'text', steward_seed: 'bytes32' } }, result: { map: { relay: 'text' } } },
+  'continuation.first': {
+    about: 'jcp §6.1',
+    args: { map: { relay: 'text', frame: FRAME, chain: { array: 'bytes', min: 1 }, caller: did, cost: COST, now_s: 'uint', label: LABEL }, optional: ['label'] },
+    result: { map: { verdict: VERDICT, deny_reason: 'text', receipt: 'bytes', receipt_id: cid }, optional: ['deny_reason'] },
+  },
+  'continuation.bind': { about: 'jcp §6.1', args: { map: { relay: 'text', receipt_id: cid, handle: 'text' } }, result: { map: {} } },
+  'continuation.next': {
+    about: 'jcp §6.1',
+    args: {
+      map: { relay: 'text', handle: 'text', sent_hash: cid, frame: FRAME, chain: { array: 'bytes', min: 1 }, caller: did, cost: COST, now_s: 'uint', label: LABEL },
+      optional: ['label'],
+    },
+    result: { map: { verdict: VERDICT, deny_reason: 'text', receipt: 'bytes', receipt_id: cid }, optional: ['deny_reason'] },
+  },
+  'continuation.admit': {
+    about: 'jcp §6.1',
+    args: { map: { relay: 'text', handle: 'text', outcome_digest: cid, output_label: LABEL }, optional: ['output_label'] },
+    result: { map: { frame: FRAME, label: LABEL }, optional: ['label'] },
+  },
+  'continuation.close': {
+    about: 'jcp §6.1',
+    args: { map: { relay: 'text', handle: 'text', outcome_digest: cid, now_s: 'uint', between: COST }, optional: ['between'] },
+    result: { map: { verdict: VERDICT, deny_reason: 'text', receipt: 'bytes', receipt_id: cid, record: 'bytes' }, optional: ['deny_reason'] },
+  },
+  // ---- end §8.1 / §8.2 / §6.1 ----
 };
 
 /** The envelope of a request. */

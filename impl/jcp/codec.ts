@@ -2,6 +2,8 @@
 // Byte shapes the spec does not fix are fixed here once (ARCHITECTURE.md): every object is a text-keyed map named by the
 // spec's field names; content ids and DIDs are text; nonces are byte strings; integers are uints; a caveat is a one-entry
 // map {Variant: parameter}; a signed object is {<object>: map, signature: bstr(64)}.
+// jcp §4.10: a label is {integrity: "principal"|"untrusted", origins: [text…]|"any", readers: [did…]|"all"}, its sets
+// sorted and unique; a FlowBelow caveat is {FlowBelow: {ceiling: label, tainted_budget_uj?: uint}}.
 import type { CborInput, CborMap, CborValue } from '../cbor/index.ts';
 import { JcpError, type JcpErrorCode } from '../errors.ts';
 import { isDidKey } from '../identity/did-key.ts';
@@ -10,8 +12,10 @@ import {
   CAVEAT_VARIANTS,
   FRAME_KINDS,
   type Caveat,
+  type FlowCeiling,
   type Frame,
   type Grant,
+  type Label,
   type Revocation,
   type SignedGrant,
   type SignedRevocation,
@@ -21,8 +25,22 @@ const U64_MAX = (1n << 64n) - 1n;
 
 // ---- to CBOR -------------------------------------------------------------------------------------------------------
 
+/** The CBOR value of a flow label (jcp §4.10). */
+export function labelToCbor(l: Label): CborInput {
+  return {
+    integrity: l.integrity,
+    origins: l.origins === 'any' ? 'any' : [...l.origins],
+    readers: l.readers === 'all' ? 'all' : [...l.readers],
+  };
+}
+
+function flowCeilingToCbor(f: FlowCeiling): CborInput {
+  return { ceiling: labelToCbor(f.ceiling), tainted_budget_uj: f.tainted_budget_uj };
+}
+
 /** The CBOR value of a caveat: a one-entry map {Variant: parameter}. */
 export function caveatToCbor(c: Caveat): CborInput {
+  if ('FlowBelow' in c) return { FlowBelow: flowCeilingToCbor(c.FlowBelow) };
   const [k, v] = Object.entries(c)[0] as [string, CborInput];
   return { [k]: Array.isArray(v) ? [...(v as readonly CborInput[])] : v };
 }
@@ -74,7 +92,7 @@ export function signedRevocationToCbor(sr: SignedRevocation): CborInput {
 
 // ---- from CBOR (strict) --------------------------------------------------------------------------------------------
 
-type Code = Extract<JcpErrorCode, 'ERR_GRANT_MALFORMED' | 'ERR_FRAME_MALFORMED' | 'ERR_REVOCATION_MALFORMED'>;
+type Code = Extract<JcpErrorCode, 'ERR_GRANT_MALFORMED' | 'ERR_FRAME_MALFORMED' | 'ERR_REVOCATION_MALFORMED' | 'ERR_BAD_ARGUMENT'>;
 
 class Reader {
   constructor(
@@ -152,9 +170,41 @@ function parseCaveat(r: Reader, v: CborValue, at: string): Caveat {
       if (!Array.isArray(p)) r.fail('must be an array of content ids', pat);
       return { ModelIn: p.map((x, i) => r.cid(x, `${pat}[${i}]`)) };
     }
+    case 'FlowBelow': {
+      const fm = r.map(p, ['ceiling', 'tainted_budget_uj'], pat);
+      const ceiling = readLabel(r, fm.get('ceiling'), `${pat}.ceiling`);
+      return { FlowBelow: Object.freeze(fm.has('tainted_budget_uj') ? { ceiling, tainted_budget_uj: r.uint(fm.get('tainted_budget_uj'), `${pat}.tainted_budget_uj`) } : { ceiling }) };
+    }
     default:
       return r.fail(`unknown caveat variant ${k}`, at);
   }
+}
+
+/** A set (sorted, unique text) or the one word naming its extreme (jcp §4.10: 'any' origins, 'all' readers). */
+function readSet(r: Reader, v: CborValue | undefined, word: string, at: string, item: (x: CborValue, at: string) => string): readonly string[] | string {
+  if (v === word) return word;
+  if (!Array.isArray(v)) return r.fail(`must be an array of text or the word ${JSON.stringify(word)}`, at);
+  const xs = v.map((x, i) => item(x, `${at}[${i}]`));
+  for (let i = 1; i < xs.length; i++) {
+    // one encoding per set: caveats compare by exact identity (jcp §4.9), so a set's order is fixed
+    if (!(xs[i - 1]! < xs[i]!)) r.fail('must be sorted ascending without duplicates', `${at}[${i}]`);
+  }
+  return Object.freeze(xs);
+}
+
+function readLabel(r: Reader, v: CborValue | undefined, at: string): Label {
+  const m = r.map(v, ['integrity', 'origins', 'readers'], at);
+  const integrity = r.text(m, 'integrity', at);
+  if (integrity !== 'principal' && integrity !== 'untrusted') r.fail('integrity must be principal or untrusted', `${at}.integrity`);
+  const text = (x: CborValue, p: string): string => (typeof x === 'string' ? x : r.fail('must be text', p));
+  const origins = readSet(r, m.get('origins'), 'any', `${at}.origins`, text) as Label['origins'];
+  const readers = readSet(r, m.get('readers'), 'all', `${at}.readers`, (x, p) => r.did(x, p)) as Label['readers'];
+  return Object.freeze({ integrity, origins, readers });
+}
+
+/** A flow label (jcp §4.10) from its CBOR value, e.g. a decision's argument label; throws ERR_BAD_ARGUMENT naming the field. */
+export function parseLabel(v: CborValue, at = '$label'): Label {
+  return readLabel(new Reader('ERR_BAD_ARGUMENT', at), v, at);
 }
 
 /** A list of caveats from its CBOR value (jcp §4.9), each validated; throws ERR_GRANT_MALFORMED naming the item. */

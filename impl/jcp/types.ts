@@ -1,4 +1,4 @@
-// jcp §4, §4.3, §4.9, §6: the objects of the protocol, as plain frozen data. Integers are bigint (uint up to 2^64−1).
+// jcp §4, §4.3, §4.8, §4.9, §4.10, §6: the objects of the protocol, as plain frozen data. Integers are bigint (uint up to 2^64−1).
 
 /** A did:key string (jcp §2). */
 export type Did = string;
@@ -13,10 +13,51 @@ export type Caveat =
   | { readonly NotBefore: bigint }
   | { readonly NotAfter: bigint }
   | { readonly MaxCostUj: bigint }
-  | { readonly ModelIn: readonly ContentId[] };
+  | { readonly ModelIn: readonly ContentId[] }
+  | { readonly FlowBelow: FlowCeiling };
 
-/** The names of the caveat variants this implementation supports (jcp §4.9 "A conforming implementation MUST support"). */
-export const CAVEAT_VARIANTS = ['ActionIn', 'PayloadIs', 'CallerIs', 'NotBefore', 'NotAfter', 'MaxCostUj', 'ModelIn'] as const;
+/**
+ * The names of the caveat variants this implementation supports: the seven of jcp §4.9 ("A conforming implementation
+ * MUST support") and FlowBelow of §4.10.
+ */
+export const CAVEAT_VARIANTS = ['ActionIn', 'PayloadIs', 'CallerIs', 'NotBefore', 'NotAfter', 'MaxCostUj', 'ModelIn', 'FlowBelow'] as const;
+
+/**
+ * jcp §4.9 "The metered path": the variants whose predicate ranges over the invocation's cost. In the two-phase
+ * metered path they wait for the measured cost and are enforced at the debit point.
+ */
+export const COST_DEPENDENT_CAVEATS = ['MaxCostUj'] as const;
+
+// ---- jcp §4.10 flow labels ------------------------------------------------------------------------------------------
+// The spec names the three components and says the label order is their product, ⊥ being "a principal-authored value
+// from no channel, readable by all" and ⊤ "untrusted, from anywhere, readable by nobody". It does not fix their values;
+// the reading taken here (and fixed once in the CBOR shape, codec.ts):
+//   integrity: 'principal' ≤ 'untrusted' (two points);
+//   origins:   a set of channel names ordered by inclusion, [] = no channel (⊥), 'any' = from anywhere (⊤);
+//   readers:   a set of principals ordered by reverse inclusion (fewer readers is higher), 'all' = readable by all (⊥),
+//              [] = readable by nobody (⊤).
+// Sets are carried sorted and without duplicates, so a label has exactly one encoding and caveats compare by identity.
+
+/** jcp §4.10 integrity: who authored the value. */
+export type Integrity = 'principal' | 'untrusted';
+/** jcp §4.10 origins: the channels a value came from (sorted, unique), or 'any'. */
+export type Origins = readonly string[] | 'any';
+/** jcp §4.10 readers: who may read the value (sorted, unique dids), or 'all'. */
+export type Readers = readonly Did[] | 'all';
+
+// (type aliases, not interfaces, so that a caveat stays assignable to a plain CBOR value)
+/** jcp §4.10 Label { integrity, origins, readers }. */
+export type Label = {
+  readonly integrity: Integrity;
+  readonly origins: Origins;
+  readonly readers: Readers;
+};
+
+/** jcp §4.10 FlowCeiling: the ceiling label and an optional separate joule allowance for calls whose argument is not ⊥. */
+export type FlowCeiling = {
+  readonly ceiling: Label;
+  readonly tainted_budget_uj?: bigint;
+};
 
 /** jcp §4 capability: a content-addressed resource and the actions granted on it. */
 export interface Capability {
@@ -97,5 +138,10 @@ export const DENY_REASONS = [
   'chain-broken',
   'attenuation-violation',
   'caveat-unsatisfied',
+  // jcp §4.8, exactly as the spec spells them
+  'funds-exceeded',
+  'currency-mismatch',
+  // jcp §4.10 names no deny reason for a flow denial; the reference's reading (an open point): one reason, flow-denied
+  'flow-denied',
 ] as const;
 export type DenyReason = (typeof DENY_REASONS)[number];

@@ -1,0 +1,308 @@
+// Conformance: jcp §11 the jcp/1 wire binding (C8) and the caller-signed wire of C13, against a live endpoint over a
+// real socket: JCP_ENDPOINT (certify --endpoint), or else the reference endpoint started in process on loopback TCP
+// and on a Unix socket (harness/drivers/wire.ts). Grants are minted by the oracle from keys the harness holds; every
+// decision is the endpoint's, read from its WireResponse and its receipt, verified under the endpoint's steward.
+//
+// Readings taken where §11 leaves a shape open (the suite fixes them once, in impl/wire/WIRE.md): the signature covers
+// the canonical WireRequest map less its `signature` entry; a message refused before any decision (over the cap,
+// non-canonical, not a WireRequest) is answered by a refusal {error, message}, or by closing the connection — either
+// is a rejection, and what is checked is that no decision was taken and nothing was debited.
+import { afterAll, describe, expect } from 'vitest';
+import { clauseIt } from '../clause.ts';
+import {
+  closeWireTarget,
+  connectWire,
+  encodeWireRequest,
+  frameMessage,
+  signWireRequest,
+  wireSigningBytes,
+  wireTarget,
+  type UnsignedWireRequest,
+  type WireClient,
+  type WireReply,
+  type WireResponse,
+  type WireTarget,
+} from '../drivers/wire.ts';
+import { bob, mallory, nonce } from '../fixtures.ts';
+import {
+  concatBytes,
+  contentId,
+  decodeCanonical,
+  defaultEd25519,
+  encodeCanonical,
+  grantId,
+  mintGrant,
+  toHex,
+  verifyReceipt,
+  type CborMap,
+  type ReceiptCore,
+  type SignedGrant,
+} from '../oracle.ts';
+
+afterAll(() => closeWireTarget());
+
+const ACTION = 'call';
+
+/** A grant from the endpoint's honoured issuer to bob over a resource and nonce named by `label` (fresh per run). */
+function grantFor(t: WireTarget, label: string, budget_uj: bigint, expiry = 0n): SignedGrant {
+  const l = t.label(`wire:${label}`);
+  return mintGrant(t.issuer, { subject: bob.did, resource: contentId({ resource: l }), actions: [ACTION], budget_uj, expiry, nonce: nonce(l) });
+}
+
+/** A control tool-call of `sg` by bob, stamped with the endpoint's clock, with overrides. */
+function request(t: WireTarget, sg: SignedGrant, over: Partial<UnsignedWireRequest> = {}): UnsignedWireRequest {
+  return {
+    frame: { kind: 'tool-call', trust: 'control', grant_id: grantId(sg.grant), action: ACTION, resource: sg.grant.capability.resource, payload_hash: contentId({ payload: 'wire args' }) },
+    chain: [sg],
+    caller: bob.did,
+    cost: { uj: 10n, provenance: 'Estimator' },
+    now: t.now_s(),
+    ...over,
+  };
+}
+
+/** The response of a reply that must carry a decision; its receipt verified under the endpoint's steward and agreeing with it. */
+function decided(t: WireTarget, r: WireReply): { response: WireResponse; core: ReceiptCore } {
+  if (r.kind !== 'response') throw new Error(`expected a decision, the endpoint refused: ${r.refusal.error} ${r.refusal.message}`);
+  const { core } = verifyReceipt(r.response.receipt, { steward: t.steward });
+  expect(core.verdict).toBe(r.response.decision.verdict);
+  expect(core.deny_reason).toBe(r.response.decision.deny_reason);
+  return { response: r.response, core };
+}
+
+async function ask(c: WireClient, body: Uint8Array): Promise<WireReply> {
+  return c.sendBody(body);
+}
+
+/** The reply to raw bytes, or 'closed' when the endpoint closed the connection instead of answering. */
+async function rejection(c: WireClient, bytes: Uint8Array): Promise<WireReply | 'closed'> {
+  try {
+    return await c.sendRaw(bytes);
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_WIRE_CLOSED' || /closed|ECONNRESET|EPIPE/.test(String(e))) return 'closed';
+    throw e;
+  }
+}
+
+/** After a request that must have debited nothing (or `debited` µJ), a fresh request shows the remaining budget. */
+async function expectRemaining(t: WireTarget, c: WireClient, sg: SignedGrant, debited: bigint, probe: string): Promise<void> {
+  const r = decided(t, await ask(c, encodeWireRequest(signWireRequest(request(t, sg, { cost: { uj: 1n, provenance: 'Estimator' }, frame: { ...request(t, sg).frame, payload_hash: contentId({ payload: probe }) } }), bob))));
+  expect(r.core.verdict).toBe('allow');
+  expect(r.core.budget_remaining_uj).toBe(sg.grant.budget_uj - debited - 1n);
+  if (t.spent) expect(t.spent(grantId(sg.grant))).toBe(debited + 1n);
+}
+
+describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
+  clauseIt(['jcp/11#reject-non-canonical'], 'a request round-trips the framing canonically on every address, and the endpoint decides and seals it', async () => {
+    const t = await wireTarget();
+    for (const [i, url] of t.urls.entries()) {
+      const sg = grantFor(t, `round-trip ${i}`, 1000n);
+      const c = await connectWire(url);
+      try {
+        const req = signWireRequest(request(t, sg, { cost: { uj: 25n, provenance: 'HwShunt' } }), bob);
+        const raw = await c.sendRaw(frameMessage(encodeWireRequest(req)));
+        const { response, core } = decided(t, raw);
+        // the reply is itself in the one canonical form: re-encoding what was decoded gives the same bytes
+        const body = encodeCanonical({ decision: { verdict: response.decision.verdict, deny_reason: response.decision.deny_reason }, receipt: response.receipt });
+        expect(toHex(encodeCanonical(decodeCanonical(body)))).toBe(toHex(body));
+        expect(response.decision).toEqual({ verdict: 'allow' });
+        expect(core).toMatchObject({ grant_id: grantId(sg.grant), subject: bob.did, action: ACTION, resource: sg.grant.capability.resource, payload_hash: req.frame.payload_hash, cost_uj: 25n, energy_provenance: 'HwShunt', budget_remaining_uj: 975n, steward: t.steward });
+      } finally {
+        await c.close();
+      }
+    }
+  });
+
+  clauseIt(['jcp/11#reject-non-canonical'], 'a non-canonical body is rejected, never decided, and debits nothing', async () => {
+    const t = await wireTarget();
+    const sg = grantFor(t, 'non-canonical', 1000n);
+    const body = encodeWireRequest(signWireRequest(request(t, sg, { cost: { uj: 100n, provenance: 'Estimator' } }), bob));
+    // three departures from the one wire form of the same value: a non-shortest map head, trailing bytes, unsorted keys
+    const head = body[0]!;
+    expect(head & 0xe0).toBe(0xa0);
+    const nonShortest = concatBytes(new Uint8Array([0xb8, head & 0x1f]), body.subarray(1));
+    const trailing = concatBytes(body, new Uint8Array([0x00]));
+    const m = decodeCanonical(body) as CborMap;
+    const entries = [...m.entries()].map(([k, v]) => concatBytes(encodeCanonical(k), encodeCanonical(v)));
+    const unsorted = concatBytes(new Uint8Array([head]), ...entries.reverse());
+    for (const bad of [nonShortest, trailing, unsorted]) {
+      const c = await connectWire(t.urls[0]!);
+      try {
+        const r = await rejection(c, frameMessage(bad));
+        if (r !== 'closed') {
+          expect(r.kind).toBe('refusal');
+          if (r.kind === 'refusal') expect(r.refusal.error).toBe('ERR_WIRE_NON_CANONICAL');
+        }
+      } finally {
+        await c.close();
+      }
+    }
+    const c = await connectWire(t.urls[0]!);
+    try {
+      await expectRemaining(t, c, sg, 0n, 'after non-canonical');
+    } finally {
+      await c.close();
+    }
+  });
+
+  clauseIt(['jcp/11#reject-oversize'], 'a message declared longer than the cap is rejected before its body, never decided', async () => {
+    const t = await wireTarget();
+    const c = await connectWire(t.urls[0]!);
+    try {
+      const head = new Uint8Array(4);
+      new DataView(head.buffer).setUint32(0, t.cap_bytes + 1, false);
+      // only the length is sent: a receiver that waited for the body before judging its size would never answer
+      const r = await rejection(c, head);
+      if (r !== 'closed') {
+        expect(r.kind).toBe('refusal');
+        if (r.kind === 'refusal') expect(r.refusal.error).toBe('ERR_WIRE_OVERSIZE');
+      }
+    } finally {
+      await c.close();
+    }
+  });
+
+  clauseIt(['jcp/11#verify-caller-signature'], 'an impersonated caller is denied bad-signature and sealed; a signed field changed after signing too; nothing is debited', async () => {
+    const t = await wireTarget();
+    const sg = grantFor(t, 'impersonation', 1000n);
+    const c = await connectWire(t.urls[t.urls.length - 1]!);
+    try {
+      // mallory signs a request naming bob as caller
+      const unsigned = request(t, sg, { cost: { uj: 100n, provenance: 'Estimator' } });
+      const forged = { ...unsigned, signature: defaultEd25519().sign(mallory.seed, wireSigningBytes(unsigned)) };
+      const f = decided(t, await ask(c, encodeWireRequest(forged)));
+      expect(f.response.decision).toEqual({ verdict: 'deny', deny_reason: 'bad-signature' });
+      expect(f.core).toMatchObject({ grant_id: grantId(sg.grant), subject: bob.did, verdict: 'deny', deny_reason: 'bad-signature', budget_remaining_uj: 1000n });
+      // bob's own signature, then the cost lowered: the signature no longer covers the request
+      const signed = signWireRequest(unsigned, bob);
+      const altered = { ...signed, cost: { uj: 1n, provenance: 'Estimator' as const } };
+      expect(decided(t, await ask(c, encodeWireRequest(altered))).response.decision).toEqual({ verdict: 'deny', deny_reason: 'bad-signature' });
+      // mallory as herself is authenticated, and is not the grant's subject: the decision's own reason, not bad-signature
+      const asMallory = signWireRequest({ ...unsigned, caller: mallory.did }, mallory);
+      expect(decided(t, await ask(c, encodeWireRequest(asMallory))).response.decision).toEqual({ verdict: 'deny', deny_reason: 'wrong-subject' });
+      await expectRemaining(t, c, sg, 0n, 'after impersonation');
+    } finally {
+      await c.close();
+    }
+  });
+
+  clauseIt(['jcp/11#stale-request-denied'], 'a request stamped outside the freshness window, past or future, is denied stale-request and debits nothing', async () => {
+    const t = await wireTarget();
+    const sg = grantFor(t, 'stale', 1000n);
+    const c = await connectWire(t.urls[0]!);
+    try {
+      const margin = 60n; // beyond the window by a minute: clock skew between harness and endpoint stays inside it
+      for (const now of [t.now_s() - t.window_s - margin, t.now_s() + t.window_s + margin]) {
+        const r = decided(t, await ask(c, encodeWireRequest(signWireRequest(request(t, sg, { now, cost: { uj: 100n, provenance: 'Estimator' } }), bob))));
+        expect(r.response.decision).toEqual({ verdict: 'deny', deny_reason: 'stale-request' });
+      }
+      await expectRemaining(t, c, sg, 0n, 'after stale');
+    } finally {
+      await c.close();
+    }
+  });
+
+  clauseIt(['jcp/11#decide-at-own-clock', 'jcp/11#not-decided-at-named-time'], 'the endpoint decides at its own clock: a request stamped before its grant expired, arriving after, is denied expired', async () => {
+    const t = await wireTarget();
+    // expiry d seconds ago, stamp one second before it: inside the window, but a decision at the stamp would allow
+    const d = t.window_s >= 4n ? (t.window_s / 2n < 30n ? t.window_s / 2n : 30n) : 1n;
+    const expiry = t.now_s() - d;
+    const sg = grantFor(t, 'own clock', 1000n, expiry);
+    const c = await connectWire(t.urls[0]!);
+    try {
+      const r = decided(t, await ask(c, encodeWireRequest(signWireRequest(request(t, sg, { now: expiry - 1n }), bob))));
+      expect(r.response.decision).toEqual({ verdict: 'deny', deny_reason: 'expired' });
+      // the same grant with no expiry is allowed at the same stamp: the stamp alone was not the refusal
+      const open = grantFor(t, 'own clock, no expiry', 1000n);
+      expect(decided(t, await ask(c, encodeWireRequest(signWireRequest(request(t, open, { now: expiry - 1n }), bob)))).response.decision).toEqual({ verdict: 'allow' });
+    } finally {
+      await c.close();
+    }
+  });
+
+  clauseIt(
+    ['jcp/11#remember-decided-requests', 'jcp/11#repeat-gets-same-response', 'jcp/11#repeat-not-redecided'],
+    'a request presented again, on the same or another connection, gets its first response byte for byte and is not debited again',
+    async () => {
+      const t = await wireTarget();
+      const sg = grantFor(t, 'replay', 1000n);
+      const body = encodeWireRequest(signWireRequest(request(t, sg, { cost: { uj: 100n, provenance: 'Estimator' } }), bob));
+      const a = await connectWire(t.urls[0]!);
+      const b = await connectWire(t.urls[t.urls.length - 1]!);
+      try {
+        const first = decided(t, await ask(a, body));
+        expect(first.core).toMatchObject({ verdict: 'allow', budget_remaining_uj: 900n });
+        for (const c of [a, b, a]) {
+          const again = decided(t, await ask(c, body));
+          expect(again.response.decision).toEqual(first.response.decision);
+          expect(toHex(again.response.receipt)).toBe(toHex(first.response.receipt));
+        }
+        await expectRemaining(t, a, sg, 100n, 'after replay');
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    },
+  );
+
+  clauseIt(
+    ['jcp/11#repeat-not-redecided', 'jcp/11#verify-caller-signature'],
+    'under concurrent load (many clients, pipelined, some repeats) every response verifies and spend equals the sum of allowed costs',
+    async () => {
+      const t = await wireTarget();
+      const CLIENTS = 16;
+      const PER_CLIENT = 24;
+      // distinct costs whose total is over the budget, so some requests are denied budget-exceeded
+      const costOf = (ci: number, k: number) => BigInt(100 + ci * PER_CLIENT + k);
+      let total = 0n;
+      for (let ci = 0; ci < CLIENTS; ci++) for (let k = 0; k < PER_CLIENT; k++) total += costOf(ci, k);
+      const budget = (total * 2n) / 3n;
+      const sg = grantFor(t, 'load', budget);
+      const clients = await Promise.all(Array.from({ length: CLIENTS }, (_, ci) => connectWire(t.urls[ci % t.urls.length]!)));
+      try {
+        const results = await Promise.all(
+          clients.map(async (c, ci) => {
+            const bodies = Array.from({ length: PER_CLIENT }, (_, k) =>
+              encodeWireRequest(signWireRequest(request(t, sg, { cost: { uj: costOf(ci, k), provenance: 'Estimator' }, frame: { ...request(t, sg).frame, payload_hash: contentId({ payload: `load ${ci} ${k}` }) } }), bob)),
+            );
+            // every request pipelined on the one connection, then every fourth presented again
+            const firsts = await Promise.all(bodies.map((b) => ask(c, b)));
+            const repeats = await Promise.all(bodies.filter((_, k) => k % 4 === 0).map((b) => ask(c, b)));
+            return { firsts, repeats };
+          }),
+        );
+        let allowed = 0n;
+        const allowRemaining: { remaining: bigint; cost: bigint }[] = [];
+        for (const { firsts, repeats } of results) {
+          firsts.forEach((r, k) => {
+            const { core } = decided(t, r);
+            if (core.verdict === 'allow') {
+              allowed += core.cost_uj;
+              allowRemaining.push({ remaining: core.budget_remaining_uj, cost: core.cost_uj });
+            } else expect(core.deny_reason).toBe('budget-exceeded');
+            if (k % 4 === 0) expect(toHex(decided(t, repeats[k / 4]!).response.receipt)).toBe(toHex(r.kind === 'response' ? r.response.receipt : new Uint8Array()));
+          });
+        }
+        expect(allowed).toBeGreaterThan(0n);
+        expect(allowed).toBeLessThanOrEqual(budget);
+        // the allows, in the order their remaining budgets fall, each debited exactly its own cost from the one before
+        allowRemaining.sort((x, y) => (x.remaining > y.remaining ? -1 : x.remaining < y.remaining ? 1 : 0));
+        let left = budget;
+        for (const a of allowRemaining) {
+          left -= a.cost;
+          expect(a.remaining).toBe(left);
+        }
+        // the spend is the sum of the allowed costs: what is left is exactly what a last request can still spend
+        const last = await ask(clients[0]!, encodeWireRequest(signWireRequest(request(t, sg, { cost: { uj: budget - allowed + 1n, provenance: 'Estimator' }, frame: { ...request(t, sg).frame, payload_hash: contentId({ payload: 'load over' }) } }), bob)));
+        expect(decided(t, last).response.decision).toEqual({ verdict: 'deny', deny_reason: 'budget-exceeded' });
+        if (budget - allowed > 0n) {
+          const exact = await ask(clients[0]!, encodeWireRequest(signWireRequest(request(t, sg, { cost: { uj: budget - allowed, provenance: 'Estimator' }, frame: { ...request(t, sg).frame, payload_hash: contentId({ payload: 'load exact' }) } }), bob)));
+          expect(decided(t, exact).core).toMatchObject({ verdict: 'allow', budget_remaining_uj: 0n });
+        }
+        if (t.spent) expect(t.spent(grantId(sg.grant))).toBe(budget);
+      } finally {
+        await Promise.all(clients.map((c) => c.close()));
+      }
+    },
+    60_000,
+  );
+});

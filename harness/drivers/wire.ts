@@ -1,0 +1,167 @@
+// The wire driver: a live jcp/1 enforcement endpoint (jcp §11) as the thing under test. JCP_ENDPOINT names one
+// (tcp://host:port or unix:/path); without it the reference endpoint (impl/wire) is started in this process on
+// loopback TCP and on a Unix socket in a temp dir, with a fixed clock. The wire carries only WireRequests, so the
+// transport this driver gives the other conformance tests answers every testee op "unimplemented": a certification of
+// an endpoint tests what the wire can show and reads everything else as not tested.
+//
+// What the harness assumes of an external endpoint (jcp §11 has no handshake; the endpoint's operator states these):
+//   JCP_ENDPOINT_STEWARD     the did:key that seals its receipts (required: every receipt is verified against it)
+//   JCP_ENDPOINT_WINDOW_S    its freshness window in seconds (default 300)
+//   JCP_ENDPOINT_CAP_BYTES   its declared cap on a message body (default 1 MiB)
+//   JCP_ENDPOINT_ISSUER_SEED hex seed of a root issuer it honours for the harness's resources (default: the suite's
+//                            'alice' key; an endpoint with no trust roots configured for those resources is open, §7)
+//   JCP_ENDPOINT_CLAIMS      classes claimed (default jcp:C8,jcp:C13)
+//   JCP_ENDPOINT_RUN         a label mixed into every grant nonce and resource, so a durable endpoint that kept the
+//                            spend of an earlier run starts this one on fresh grants (default: the current time)
+// Its clock is assumed within a few seconds of the harness's: requests are stamped with the harness's clock.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fromHex } from '../../impl/bytes.ts';
+import type { CborInput, CborMap } from '../../impl/cbor/index.ts';
+import { deriveSeed, keyPairFromSeed, type KeyPair } from '../../impl/identity/ed25519.ts';
+import { formatWireEndpoint, parseWireEndpoint } from '../../impl/wire/address.ts';
+import { connectWire } from '../../impl/wire/client.ts';
+import { WIRE_FRESHNESS_WINDOW_S, WIRE_MAX_MESSAGE_BYTES } from '../../impl/wire/codec.ts';
+import { createMemoryWireGate, createWireServer, type MemoryWireGate } from '../../impl/wire/server.ts';
+import { TesteeFailure, type TesteeInfo, type Transport } from '../implementation.ts';
+import { PROTOCOL_VERSION } from '../protocol/schema.ts';
+
+/** The classes a jcp/1 endpoint can show over the wire alone. */
+export const WIRE_CLASSES = ['jcp:C8', 'jcp:C13'] as const;
+
+/** The fixed clock of the in-process reference endpoint (unix seconds). */
+export const IN_PROCESS_NOW_S = 1_700_000_000n;
+
+/** An endpoint under test and what the harness knows of it. */
+export interface WireTarget {
+  /** Every address to exercise (the in-process endpoint listens on TCP and on a Unix socket). */
+  readonly urls: readonly string[];
+  /** The did:key its receipts must be sealed by. */
+  readonly steward: string;
+  readonly window_s: bigint;
+  readonly cap_bytes: number;
+  /** A root issuer the endpoint honours for resources named by {@link WireTarget.label}. */
+  readonly issuer: KeyPair;
+  /** Mixes the run label into a label (grant nonces, resources), so a run never meets an earlier run's spend. */
+  label(s: string): string;
+  /** The endpoint's clock as the harness knows it. */
+  now_s(): bigint;
+  /** In process only: the spend the reference holds for a grant (a cross-check beside what receipts show). */
+  readonly spent?: (grant_id: string) => bigint;
+  readonly inProcess: boolean;
+  close(): Promise<void>;
+}
+
+let shared: Promise<WireTarget> | undefined;
+
+function envBigint(name: string, dflt: bigint): bigint {
+  const v = process.env[name];
+  if (v === undefined || v === '') return dflt;
+  if (!/^\d+$/.test(v)) throw new Error(`${name} must be a non-negative integer, got ${v}`);
+  return BigInt(v);
+}
+
+function externalTarget(url: string): WireTarget {
+  parseWireEndpoint(url);
+  const steward = process.env['JCP_ENDPOINT_STEWARD'];
+  if (!steward) throw new Error('JCP_ENDPOINT_STEWARD must name the did:key that seals the endpoint\'s receipts');
+  const seedHex = process.env['JCP_ENDPOINT_ISSUER_SEED'];
+  const run = process.env['JCP_ENDPOINT_RUN'] || String(Date.now());
+  return {
+    urls: [url],
+    steward,
+    window_s: envBigint('JCP_ENDPOINT_WINDOW_S', WIRE_FRESHNESS_WINDOW_S),
+    cap_bytes: Number(envBigint('JCP_ENDPOINT_CAP_BYTES', BigInt(WIRE_MAX_MESSAGE_BYTES))),
+    issuer: keyPairFromSeed(seedHex ? fromHex(seedHex, 'JCP_ENDPOINT_ISSUER_SEED') : deriveSeed('alice')),
+    label: (s) => `${s} run:${run}`,
+    now_s: () => BigInt(Math.floor(Date.now() / 1000)),
+    inProcess: false,
+    close: async () => {},
+  };
+}
+
+async function inProcessTarget(): Promise<WireTarget> {
+  const steward = keyPairFromSeed(deriveSeed('steward'));
+  const gate: MemoryWireGate = createMemoryWireGate({ steward });
+  const server = createWireServer({ gate, now_s: () => IN_PROCESS_NOW_S });
+  const dir = mkdtempSync(join(tmpdir(), 'jcp-wire-'));
+  const tcp = await server.listen({ host: '127.0.0.1', port: 0 });
+  const unix = await server.listen({ path: join(dir, 'endpoint.sock') });
+  return {
+    urls: [formatWireEndpoint(tcp), formatWireEndpoint(unix)],
+    steward: steward.did,
+    window_s: server.window_s,
+    cap_bytes: server.maxMessageBytes,
+    issuer: keyPairFromSeed(deriveSeed('alice')),
+    label: (s) => s,
+    now_s: () => IN_PROCESS_NOW_S,
+    spent: (id) => gate.point.spent(id),
+    inProcess: true,
+    close: async () => {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The endpoint under test: JCP_ENDPOINT, or the reference started in process (one per test worker). */
+export function wireTarget(): Promise<WireTarget> {
+  const url = process.env['JCP_ENDPOINT'];
+  shared ??= url ? Promise.resolve(externalTarget(url)) : inProcessTarget();
+  return shared;
+}
+
+/** Stops the in-process endpoint, if one was started. */
+export async function closeWireTarget(): Promise<void> {
+  const t = shared;
+  shared = undefined;
+  if (t) await (await t).close();
+}
+
+/**
+ * The testee transport of an endpoint: its handshake is the harness's own statement of what the endpoint claims (the
+ * wire has none), after a connection to it succeeds; every op of the adapter protocol answers "unimplemented".
+ */
+export function wireTransport(url: string): Transport {
+  const claims = (process.env['JCP_ENDPOINT_CLAIMS'] ?? WIRE_CLASSES.join(','))
+    .split(',')
+    .filter(Boolean)
+    .map((c) => (c.includes(':') ? c : `jcp:${c}`));
+  let seq = 0;
+  let info: TesteeInfo | undefined;
+  return {
+    description: `jcp/1 endpoint ${url}`,
+    async hello() {
+      if (info) return info;
+      try {
+        const c = await connectWire(url);
+        await c.close();
+      } catch (e) {
+        throw new TesteeFailure('crash', `cannot connect to the endpoint ${url}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      info = { name: `jcp/1 endpoint ${url}`, version: '', protocol: PROTOCOL_VERSION, claims, features: ['wire:jcp/1'] };
+      return info;
+    },
+    async request(op: string, _args: CborInput): Promise<CborMap> {
+      return new Map<string, string | number>([
+        ['seq', ++seq],
+        ['unimplemented', `a jcp/1 endpoint answers only WireRequests (jcp §11); the adapter op ${op} is not on the wire`],
+      ]) as CborMap;
+    },
+    async close() {},
+  };
+}
+
+// The reference's wire codec and client, for the conformance tests to build, sign and send requests with.
+export { connectWire, type WireClient } from '../../impl/wire/client.ts';
+export {
+  decodeWireReply,
+  encodeWireRequest,
+  frameMessage,
+  signWireRequest,
+  wireSigningBytes,
+  type UnsignedWireRequest,
+  type WireReply,
+  type WireResponse,
+} from '../../impl/wire/codec.ts';

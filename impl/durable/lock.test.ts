@@ -1,0 +1,55 @@
+// impl/durable/lock.ts: one writer per record (jcp §4.11, C26) — in-process; the cross-process checks (a second process
+// refused, a SIGKILLed holder's claim released) are in harness/conformance/durable.test.ts.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { codeOf } from '../_test-support.ts';
+import { isJcpError } from '../errors.ts';
+import { platformExclusivity, readHolder, type Exclusivity } from './lock.ts';
+import { openRecord } from './record.ts';
+
+const dirs: string[] = [];
+function tmpRecord(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'jcp-lock-'));
+  dirs.push(d);
+  return path.join(d, 'decisions.rec');
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+describe('exclusive claim', () => {
+  it('uses flock(2) on this platform', () => {
+    if (process.platform === 'linux' || process.platform === 'darwin') expect(platformExclusivity().mechanism).toMatch(/^flock\(2\) via /);
+  });
+
+  it('refuses a second opener in the same process (another descriptor), naming the holder; closing releases it', () => {
+    const p = tmpRecord();
+    const first = openRecord({ path: p, holder: 'worker-A' });
+    expect(readHolder(p)).toEqual({ holder: 'worker-A', pid: process.pid });
+    let err: unknown;
+    try {
+      openRecord({ path: p, holder: 'worker-B' });
+    } catch (e) {
+      err = e;
+    }
+    expect(isJcpError(err, 'ERR_RECORD_LOCKED')).toBe(true);
+    expect((err as Error).message).toContain('worker-A');
+    expect((err as { detail: unknown }).detail).toMatchObject({ holder: 'worker-A', pid: process.pid });
+    first.append({ still: 1n }); // the refused opener changed nothing of the holder's
+    first.close();
+    const second = openRecord({ path: p, holder: 'worker-B' });
+    expect(second.entries.length).toBe(1);
+    expect(readHolder(p)?.holder).toBe('worker-B');
+    second.close();
+  });
+
+  it('fails the open (ERR_RECORD_NO_EXCLUSIVITY) where the platform cannot give exclusivity, writing nothing', () => {
+    const p = tmpRecord();
+    const none: Exclusivity = { mechanism: 'test: ENOLCK', claim: () => ({ ok: false, held: false, why: 'flock(2) failed with errno 37 (ENOLCK)' }) };
+    expect(codeOf(() => openRecord({ path: p, holder: 'worker-A', exclusivity: none }))).toBe('ERR_RECORD_NO_EXCLUSIVITY');
+    expect(fs.statSync(p).size).toBe(0);
+    expect(readHolder(p)).toBeUndefined();
+  });
+});

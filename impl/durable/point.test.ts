@@ -1,0 +1,218 @@
+// impl/durable/point.ts: decisions recorded before they are returned, spend re-established by replay, replay equality
+// with an uninterrupted gate, unresolved decisions surfaced, requests decided once across restarts, unrecordable
+// requests denied unrecorded (jcp §4.11, §8.1, §11).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { codeOf } from '../_test-support.ts';
+import { bytesEqual } from '../bytes.ts';
+import { encodeCanonical } from '../cbor/index.ts';
+import { createEnforcementPoint } from '../jcp/enforcement-point.ts';
+import { mintRevocation } from '../jcp/revocation.ts';
+import { CHILD_ID, childGrant, nonce, otherSteward, ROOT_BUDGET_UJ, ROOT_ID, rootGrant, steward, streamCost, streamRequest, requestKey, alice, TOOL } from './_fixtures.ts';
+import { openDurablePoint, type DurablePointOptions, type RecordedDecision } from './point.ts';
+import { readRecordFile, type RecordIo } from './record.ts';
+
+const dirs: string[] = [];
+function tmpRecord(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'jcp-point-'));
+  dirs.push(d);
+  return path.join(d, 'decisions.rec');
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+const open = (p: string, over: Partial<DurablePointOptions> = {}) => openDurablePoint({ path: p, steward, holder: 'worker-1', ...over });
+const encode = (d: RecordedDecision): Uint8Array => encodeCanonical({ verdict: d.verdict, receipt: d.receipt });
+
+function recorded(d: ReturnType<ReturnType<typeof open>['decide']>): RecordedDecision {
+  if (!d.recorded) throw new Error(`expected a recorded decision, got ${d.deny_reason}`);
+  return d;
+}
+
+describe('durable point', () => {
+  it('records each decision before returning it, and a restart re-establishes the spend (ancestors included)', () => {
+    const p = tmpRecord();
+    const a = open(p);
+    const d0 = recorded(a.decide(streamRequest(0, 300n)));
+    const d1 = recorded(a.decide(streamRequest(1, 200n))); // chained: debits root and child
+    expect([d0.verdict, d1.verdict]).toEqual(['allow', 'allow']);
+    expect(readRecordFile(p).entries.length).toBe(2); // on disk when decide returned
+    a.close();
+    const b = open(p);
+    expect(b.replayed).toBe(2);
+    expect(b.spent(ROOT_ID)).toBe(500n);
+    expect(b.spent(CHILD_ID)).toBe(200n);
+    expect(b.remaining(rootGrant.grant)).toBe(ROOT_BUDGET_UJ - 500n);
+    b.close();
+  });
+
+  it('a restart is not a fresh budget: the grant denies what the record already spent', () => {
+    const p = tmpRecord();
+    const a = open(p);
+    expect(recorded(a.decide(streamRequest(0, ROOT_BUDGET_UJ - 10n))).verdict).toBe('allow');
+    a.close();
+    const b = open(p);
+    const d = recorded(b.decide(streamRequest(2, 11n)));
+    expect(d.verdict).toBe('deny');
+    expect(d.deny_reason).toBe('budget-exceeded');
+    expect(recorded(b.decide(streamRequest(4, 10n))).verdict).toBe('allow');
+    b.close();
+  });
+
+  it('replay equality: with restarts anywhere, every receipt is byte-identical to an uninterrupted gate', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 3000 }), fc.boolean()), { minLength: 1, maxLength: 25 }), (steps) => {
+        const p = tmpRecord();
+        const mem = createEnforcementPoint({ steward });
+        let dp = open(p);
+        steps.forEach(([uj, restart], n) => {
+          if (restart) {
+            dp.close();
+            dp = open(p);
+          }
+          const req = streamRequest(n, BigInt(uj));
+          const want = mem.decide(req);
+          const got = recorded(dp.decide(req));
+          expect(bytesEqual(got.receipt, want.receipt)).toBe(true);
+          expect(dp.spent(ROOT_ID)).toBe(mem.spent(ROOT_ID));
+          expect(dp.spent(CHILD_ID)).toBe(mem.spent(CHILD_ID));
+        });
+        dp.close();
+        const again = open(p);
+        expect(again.spent(ROOT_ID)).toBe(mem.spent(ROOT_ID));
+        expect(again.spent(CHILD_ID)).toBe(mem.spent(CHILD_ID));
+        again.close();
+      }),
+      { seed: 0x4_11, numRuns: 40 },
+    );
+  });
+
+  it('surfaces an allowed decision with no recorded outcome as unresolved, naming its holder, still debited', () => {
+    const p = tmpRecord();
+    const a = open(p, { holder: 'worker-7' });
+    const done = recorded(a.decide(streamRequest(0, 100n)));
+    const inflight = recorded(a.decide(streamRequest(2, 250n)));
+    const denied = recorded(a.decide(streamRequest(4, ROOT_BUDGET_UJ)));
+    a.complete(done.entryId, 'completed');
+    expect(a.status(inflight.entryId)).toBe('in-flight');
+    expect(a.status(denied.entryId)).toBe('denied');
+    expect(a.unresolved()).toEqual([]);
+    a.close(); // "crash" with the action of `inflight` still running
+    const b = open(p, { holder: 'worker-8' });
+    expect(b.unresolved()).toEqual([
+      { entryId: inflight.entryId, holder: 'worker-7', grant_id: ROOT_ID, action: 'call', payload_hash: streamRequest(2, 0n).frame.payload_hash, cost_uj: 250n, receipt: inflight.receipt },
+    ]);
+    // never reported as completed or failed, energy stays debited
+    expect(b.status(inflight.entryId)).toBe('unresolved');
+    expect(b.status(done.entryId)).toBe('completed');
+    expect(b.spent(ROOT_ID)).toBe(350n);
+    // the operator settles it; only then is it resolved, and the record says so after a restart
+    b.complete(inflight.entryId, 'failed', 'operator: the tool never received it');
+    expect(b.unresolved()).toEqual([]);
+    expect(b.spent(ROOT_ID)).toBe(350n);
+    b.close();
+    const c = open(p);
+    expect(c.status(inflight.entryId)).toBe('failed');
+    expect(c.unresolved()).toEqual([]);
+    expect(codeOf(() => c.complete(inflight.entryId, 'completed'))).toBe('ERR_RECORD_NOT_PENDING');
+    expect(codeOf(() => c.complete(denied.entryId, 'completed'))).toBe('ERR_RECORD_NOT_PENDING');
+    expect(codeOf(() => c.complete(99, 'completed'))).toBe('ERR_RECORD_NOT_PENDING');
+    c.close();
+  });
+
+  it('decides a keyed request once: a repeat, also after a restart, gets the first response bytes and no debit or entry', () => {
+    const p = tmpRecord();
+    const a = open(p);
+    const first = a.decideOnce(requestKey(0), streamRequest(0, 120n), encode);
+    expect(first.status).toBe('decided');
+    const again = a.decideOnce(requestKey(0), streamRequest(0, 120n), encode);
+    expect(again.status).toBe('repeated');
+    expect(bytesEqual(again.response, first.response)).toBe(true);
+    expect(a.spent(ROOT_ID)).toBe(120n);
+    a.close();
+    const entries = readRecordFile(p).entries.length;
+    const b = open(p);
+    const after = b.decideOnce(requestKey(0), streamRequest(0, 120n), () => {
+      throw new Error('a repeated request must not be encoded (decided) again');
+    });
+    expect(after.status).toBe('repeated');
+    expect(bytesEqual(after.response, first.response)).toBe(true);
+    expect(b.spent(ROOT_ID)).toBe(120n);
+    b.close();
+    expect(readRecordFile(p).entries.length).toBe(entries);
+  });
+
+  it('denies a request it cannot record (unrecorded), debits nothing, remembers nothing, and goes on', () => {
+    const p = tmpRecord();
+    let fail = false;
+    const io: RecordIo = {
+      writeSync: (fd, b, off, len) => {
+        if (fail) throw new Error('ENOSPC: no space left on device');
+        return fs.writeSync(fd, b, off, len);
+      },
+      fsyncSync: (fd) => fs.fsyncSync(fd),
+    };
+    const a = open(p, { io });
+    recorded(a.decide(streamRequest(0, 100n)));
+    fail = true;
+    const d = a.decide(streamRequest(1, 100n));
+    expect(d).toMatchObject({ recorded: false, verdict: 'deny', deny_reason: 'unrecorded', debited: [] });
+    expect(a.spent(ROOT_ID)).toBe(100n);
+    expect(a.spent(CHILD_ID)).toBe(0n);
+    const once = a.decideOnce(requestKey(3), streamRequest(3, 50n), encode);
+    expect(once.status).toBe('unrecorded');
+    fail = false;
+    // not remembered: the same key is decided now
+    expect(a.decideOnce(requestKey(3), streamRequest(3, 50n), encode).status).toBe('decided');
+    expect(a.spent(ROOT_ID)).toBe(150n);
+    a.close();
+    const b = open(p);
+    expect(b.spent(ROOT_ID)).toBe(150n);
+    expect(b.replayed).toBe(2);
+    b.close();
+  });
+
+  it('refuses to replay a record under another steward or other trust roots (ERR_RECORD_REPLAY_MISMATCH), and releases it', () => {
+    const p = tmpRecord();
+    const a = open(p);
+    a.decide(streamRequest(0, 100n));
+    a.close();
+    expect(codeOf(() => open(p, { steward: otherSteward }))).toBe('ERR_RECORD_REPLAY_MISMATCH');
+    expect(codeOf(() => open(p, { trustRoots: { [TOOL]: [otherSteward.did] } }))).toBe('ERR_RECORD_REPLAY_MISMATCH');
+    open(p).close();
+  });
+
+  it('records a revocation before honouring it, so it survives a restart', () => {
+    const p = tmpRecord();
+    const a = open(p);
+    a.revoke(mintRevocation(alice, ROOT_ID, nonce('durable:rev')), rootGrant);
+    expect(a.isRevoked(ROOT_ID)).toBe(true);
+    a.close();
+    const b = open(p);
+    expect(b.isRevoked(ROOT_ID)).toBe(true);
+    const d = recorded(b.decide(streamRequest(1, 10n)));
+    expect(d.deny_reason).toBe('revoked');
+    expect(codeOf(() => b.revoke(mintRevocation(alice, CHILD_ID, nonce('durable:rev2')), childGrant))).toBe('ERR_REVOCATION_UNAUTHORIZED');
+    b.close();
+    expect(codeOf(() => b.decide(streamRequest(2, 1n)))).toBe('ERR_RECORD_CLOSED');
+  });
+
+  it('a stream of decisions over the budget never spends past it, across restarts', () => {
+    const p = tmpRecord();
+    let dp = open(p);
+    for (let n = 0; n < 120; n++) {
+      if (n % 17 === 0) {
+        dp.close();
+        dp = open(p);
+      }
+      dp.decide(streamRequest(n, streamCost(n)));
+      expect(dp.spent(ROOT_ID) <= ROOT_BUDGET_UJ).toBe(true);
+    }
+    expect(dp.remaining(rootGrant.grant) < 400n).toBe(true); // the stream did reach the ceiling
+    dp.close();
+  });
+});

@@ -1,0 +1,67 @@
+// Unit tests of impl/energy/ladder.ts (jcp §5.1 the metering ladder).
+import { describe, expect, it } from 'vitest';
+import { codeOf } from '../_test-support.ts';
+import { walkLadder, type CounterResult } from './ladder.ts';
+import type { LivenessVerdict } from './liveness.ts';
+
+const LIVE: LivenessVerdict = { live: true, counted: 20, advanced: 20, too_long: 0, counted_ns: 500_000_000n, worst_window: 5 };
+const FROZEN: LivenessVerdict = { live: false, reason: 'frozen', counted: 20, advanced: 0, too_long: 0, counted_ns: 500_000_000n, worst_window: 0 };
+const models = { estimated_uj: 900n };
+
+describe('walkLadder', () => {
+  it('chooses a live, advancing, unrefuted RAPL figure: HwShunt, Whole', () => {
+    const c = walkLadder([{ rung: 'rapl', status: 'read', delta_uj: 500n, liveness: LIVE }], models);
+    expect(c.rung).toBe('rapl');
+    expect(c.energy).toEqual({ measured_uj: 500n, estimated_uj: 900n, provenance: 'HwShunt', coverage: 'Whole' });
+    expect(c.declined).toEqual([]);
+  });
+  it('falls past a frozen RAPL to NVML, which is Partial, recording why', () => {
+    const c = walkLadder(
+      [
+        { rung: 'rapl', status: 'read', delta_uj: 0n, liveness: FROZEN },
+        { rung: 'nvml', status: 'read', delta_uj: 300n, liveness: LIVE, plausibility: { verdict: 'not-refuted', rate_mw: 1n, discarded: 0 } },
+      ],
+      models,
+    );
+    expect(c.rung).toBe('nvml');
+    expect(c.energy).toMatchObject({ provenance: 'HwShunt', coverage: 'Partial', measured_uj: 300n });
+    expect(c.declined).toEqual([{ rung: 'rapl', reason: 'not-live', detail: 'frozen', liveness: FROZEN }]);
+  });
+  it('declines an implausible counter with its rate and bound, an unjudged one as unjudgeable, not implausible', () => {
+    const over = { verdict: 'counter-over-rate', rate_mw: 59_200n, bound: 'draw', bound_mw: 39_600n, discarded: 0 } as const;
+    const ind = { verdict: 'indeterminate', rate_mw: 1n, reason: 'no-usable-draw', discarded: 3 } as const;
+    const a = walkLadder([{ rung: 'nvml', status: 'read', delta_uj: 1n, liveness: LIVE, plausibility: over }], models);
+    expect(a.declined.find((d) => d.rung === 'nvml')).toMatchObject({ reason: 'implausible', plausibility: over });
+    const b = walkLadder([{ rung: 'nvml', status: 'read', delta_uj: 1n, liveness: LIVE, plausibility: ind }], models);
+    expect(b.declined.find((d) => d.rung === 'nvml')).toMatchObject({ reason: 'unjudgeable', plausibility: ind });
+    expect(b.energy.provenance).toBe('Estimator');
+  });
+  it('a backend failing mid-reading degrades to the model, graded by how it was obtained', () => {
+    const r: CounterResult[] = [{ rung: 'rapl', status: 'failed', at: 'stop', error: 'EACCES' }];
+    const est = walkLadder(r, models);
+    expect(est.rung).toBe('estimate');
+    expect(est.energy).toEqual({ estimated_uj: 900n, provenance: 'Estimator', coverage: 'Whole' });
+    expect(est.declined[0]).toEqual({ rung: 'rapl', reason: 'failed-mid-reading', detail: 'stop: EACCES' });
+    expect(est.declined.map((d) => d.rung)).toEqual(['rapl', 'nvml', 'proc-self', 'proc-tree', 'ioreport', 'calibrated-power']);
+    const cal = walkLadder(r, { calibrated_uj: 700n, estimated_uj: 900n });
+    expect(cal.rung).toBe('calibrated-power');
+    expect(cal.energy).toEqual({ estimated_uj: 700n, provenance: 'ModelBased', coverage: 'Whole' });
+  });
+  it('a span over which the counter did not advance is metered lower; gaps make a counter figure Partial', () => {
+    const c = walkLadder(
+      [
+        { rung: 'rapl', status: 'read', delta_uj: 0n, liveness: LIVE },
+        { rung: 'proc-self', status: 'read', delta_uj: 40n, liveness: LIVE, gaps: ['reaped-child'] },
+      ],
+      models,
+    );
+    expect(c.declined[0]).toMatchObject({ rung: 'rapl', reason: 'did-not-advance' });
+    expect(c.rung).toBe('proc-self');
+    expect(c.energy.coverage).toBe('Partial');
+  });
+  it('refuses unknown or repeated rungs and a missing estimate', () => {
+    expect(codeOf(() => walkLadder([{ rung: 'smc', status: 'absent' } as never], models))).toBe('ERR_ENERGY_MALFORMED');
+    expect(codeOf(() => walkLadder([{ rung: 'rapl', status: 'absent' }, { rung: 'rapl', status: 'absent' }], models))).toBe('ERR_ENERGY_MALFORMED');
+    expect(codeOf(() => walkLadder([], { estimated_uj: -1n }))).toBe('ERR_ENERGY_MALFORMED');
+  });
+});

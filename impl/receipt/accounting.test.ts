@@ -1,0 +1,53 @@
+// Unit tests of jcp §8.2 group accounting (impl/receipt/accounting.ts): a team works under shards of one root; the
+// per-worker ledger computed from the receipts matches the point's own spend, and a receipt that fails verification
+// is counted, never dropped.
+import { describe, expect, it } from 'vitest';
+import { codeOf } from '../_test-support.ts';
+import { shard } from '../jcp/attenuate.ts';
+import { contentId } from '../jcp/content-id.ts';
+import { createEnforcementPoint } from '../jcp/enforcement-point.ts';
+import { grantId, mintGrant } from '../jcp/grant.ts';
+import type { SignedGrant } from '../jcp/types.ts';
+import { deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
+import { aggregateReceipts } from './accounting.ts';
+
+const k = (l: string) => keyPairFromSeed(deriveSeed(l));
+const [alice, bob, carol, dave, steward] = ['alice', 'bob', 'carol', 'dave', 'steward'].map(k) as [ReturnType<typeof k>, ReturnType<typeof k>, ReturnType<typeof k>, ReturnType<typeof k>, ReturnType<typeof k>];
+const resource = contentId({ resource: 'tool:search' });
+const root = mintGrant(alice, { subject: bob.did, resource, actions: ['call'], budget_uj: 1000n, nonce: new Uint8Array(16).fill(1) });
+const [c, d] = shard(root, bob, [
+  { subject: carol.did, budget_uj: 300n, nonce: new Uint8Array(16).fill(2) },
+  { subject: dave.did, budget_uj: 200n, nonce: new Uint8Array(16).fill(3) },
+]) as [SignedGrant, SignedGrant];
+
+describe('jcp §8.2 group accounting', () => {
+  it('attributes allowed, refused and joules per (grant_id, subject), matching the point ledger; a bad receipt is counted', () => {
+    const p = createEnforcementPoint({ steward });
+    const run = (sg: SignedGrant, caller: string, uj: bigint) =>
+      p.decide({
+        frame: { kind: 'tool-call', trust: 'control', grant_id: grantId(sg.grant), action: 'call', resource, payload_hash: contentId({ p: String(uj) }) },
+        chain: [root, sg],
+        caller,
+        cost: { uj, provenance: 'Estimator' },
+        now_s: 1n,
+      }).receipt;
+    const s = [run(c, carol.did, 100n), run(d, dave.did, 150n), run(c, carol.did, 250n), run(d, dave.did, 50n), run(c, dave.did, 1n)];
+    const bad = s[1]!.slice();
+    bad[bad.length - 3]! ^= 0x40;
+    const ledger = aggregateReceipts([...s, bad], { steward: steward.did });
+    expect([ledger.verified, ledger.unverified]).toEqual([5, 1]);
+    expect(ledger.failures.map((f) => [f.index, f.code])).toEqual([[5, 'ERR_RECEIPT_SIGNATURE_INVALID']]);
+    // carol: 100 allowed, 250 denied (budget), dave's call on carol's shard denied (wrong-subject); dave: 150, 50 allowed
+    expect(ledger.rows).toEqual([
+      { grant_id: grantId(c.grant), subject: carol.did, allowed: 1, refused: 2, spent_uj: 100n },
+      { grant_id: grantId(d.grant), subject: dave.did, allowed: 2, refused: 0, spent_uj: 200n },
+    ]);
+    for (const row of ledger.rows) expect(row.spent_uj).toBe(p.spent(row.grant_id));
+    expect(p.spent(grantId(root.grant))).toBe(300n);
+  });
+
+  it('refuses a stream that is not an array, or no steward, with ERR_BAD_ARGUMENT', () => {
+    expect(codeOf(() => aggregateReceipts(undefined as never, { steward: steward.did }))).toBe('ERR_BAD_ARGUMENT');
+    expect(codeOf(() => aggregateReceipts([], undefined as never))).toBe('ERR_BAD_ARGUMENT');
+  });
+});

@@ -1,0 +1,269 @@
+// jcp §11 the enforcement endpoint of the jcp/1 wire binding over node:net (TCP and Unix sockets): framing with a
+// declared cap, strict canonical bodies, the caller's signature verified before deciding, the endpoint's own clock
+// with a freshness window, and each request decided once (a repeat gets its first response byte for byte).
+import { createServer, type Server, type Socket } from 'node:net';
+import { JcpError, isJcpError } from '../errors.ts';
+import { defaultEd25519, type Ed25519, type KeyPair } from '../identity/ed25519.ts';
+import type { DecisionRequest } from '../jcp/decide.ts';
+import { createEnforcementPoint, type Decision, type EnforcementPoint, type EnforcementPointOptions } from '../jcp/enforcement-point.ts';
+import { grantId } from '../jcp/grant.ts';
+import type { Did, Grant } from '../jcp/types.ts';
+import type { ReceiptCoreV2 } from '../receipt/core.ts';
+import { sealReceipt } from '../receipt/seal.ts';
+import { formatWireEndpoint, type WireAddress } from './address.ts';
+import {
+  decodeWireRequest,
+  encodeWireRefusal,
+  encodeWireResponse,
+  frameMessage,
+  verifyWireSignature,
+  WIRE_FRESHNESS_WINDOW_S,
+  WIRE_MAX_MESSAGE_BYTES,
+  WireFrameReader,
+  wireRequestKey,
+  type WireRequest,
+} from './codec.ts';
+
+/** The three refusals the wire itself seals, beside the decision's own reasons (jcp §11). */
+export type WireDenyReason = 'bad-signature' | 'stale-request' | 'unrecorded';
+
+/**
+ * What the server needs of the enforcement point behind it. `decideOnce` decides and seals a request the first time its
+ * key is presented, stores `encode(decision)`, and returns exactly those bytes for every later presentation without
+ * deciding, debiting or recording again (jcp §11 "A request is decided once"). It throws JcpError ERR_WIRE_UNRECORDED,
+ * having decided and debited nothing, when it cannot record the request (jcp §11 "A request it cannot record is
+ * denied unrecorded"). `sealRefusal` seals a deny the wire decides before the gate (no debit, not remembered). A durable
+ * gate (one that survives restart) implements the same interface; {@link createMemoryWireGate} is the in-memory one.
+ * The server calls a gate one request at a time per connection; a gate shared by connections must be safe for that.
+ */
+export interface WireGate {
+  /** The steward that seals this gate's receipts. */
+  readonly steward: Did;
+  decideOnce(key: string, req: DecisionRequest, encode: (d: Decision) => Uint8Array): { readonly response: Uint8Array } | Promise<{ readonly response: Uint8Array }>;
+  sealRefusal(req: DecisionRequest, reason: WireDenyReason): Uint8Array | Promise<Uint8Array>;
+}
+
+/**
+ * Seals a deny decided by the wire (bad-signature, stale-request, unrecorded) over the request's leaf grant, in the
+ * same jcp/2 core an enforcement point seals (impl/jcp/enforcement-point.ts), with the leaf's remaining budget.
+ */
+export function sealWireRefusal(
+  req: DecisionRequest,
+  reason: WireDenyReason,
+  steward: KeyPair,
+  remaining: (g: Grant) => bigint,
+  backend: Ed25519 = defaultEd25519(),
+): Uint8Array {
+  const leaf = req.chain[req.chain.length - 1]!.grant;
+  const ids = req.chain.map((sg) => grantId(sg.grant));
+  const core: ReceiptCoreV2 = {
+    jcp_receipt: 'jcp/2',
+    grant_id: ids[ids.length - 1]!,
+    issuer: leaf.issuer,
+    subject: leaf.subject,
+    resource: req.frame.resource,
+    action: req.frame.action,
+    payload_hash: req.frame.payload_hash,
+    frame_kind: req.frame.kind,
+    trust: req.frame.trust,
+    verdict: 'deny',
+    deny_reason: reason,
+    cost_uj: req.cost.uj,
+    energy_provenance: req.cost.provenance,
+    ...(req.cost.coverage === 'Partial' ? { energy_coverage: 'Partial' as const } : {}),
+    budget_remaining_uj: remaining(leaf),
+    budget_uj: leaf.budget_uj,
+    steward: steward.did,
+    ...(ids.length > 1 ? { chain_ids: ids } : {}),
+  };
+  return sealReceipt(core, steward, backend);
+}
+
+/** Options of {@link createMemoryWireGate}. */
+export interface MemoryWireGateOptions extends EnforcementPointOptions {
+  /** The endpoint's freshness window (default {@link WIRE_FRESHNESS_WINDOW_S}); bounds how long a response is kept. */
+  readonly window_s?: bigint;
+  /** Records a request before it is decided (jcp §11 "record each request it admits before deciding it"); a throw makes it unrecorded. */
+  readonly record?: (key: string, req: DecisionRequest) => void;
+}
+
+/** An in-memory gate over an enforcement point, for tests and benches: nothing survives the process. */
+export interface MemoryWireGate extends WireGate {
+  readonly point: EnforcementPoint;
+  /** How many responses are remembered now. */
+  remembered(): number;
+}
+
+/** Creates an in-memory {@link WireGate} over {@link createEnforcementPoint}. */
+export function createMemoryWireGate(opts: MemoryWireGateOptions): MemoryWireGate {
+  const point = createEnforcementPoint(opts);
+  const backend = opts.backend ?? defaultEd25519();
+  const window = opts.window_s ?? WIRE_FRESHNESS_WINDOW_S;
+  const memo = new Map<string, { readonly response: Uint8Array; readonly decided_s: bigint }>();
+  let pruned_s = -1n;
+
+  // A request decided at t carried a stamp no earlier than t − window, so its stamp has left the window by t + 2·window
+  // at the latest; any repeat after that is stale at the server before it reaches the gate, and the entry can go.
+  function prune(now_s: bigint): void {
+    if (now_s === pruned_s) return;
+    pruned_s = now_s;
+    for (const [k, e] of memo) if (e.decided_s + 2n * window < now_s) memo.delete(k);
+  }
+
+  return Object.freeze({
+    steward: point.steward,
+    point,
+    remembered: () => memo.size,
+    decideOnce(key: string, req: DecisionRequest, encode: (d: Decision) => Uint8Array) {
+      prune(req.now_s);
+      const hit = memo.get(key);
+      // jcp §11: "A request presented again MUST get that same response … and MUST NOT be decided, debited or recorded a second time."
+      if (hit) return { response: hit.response };
+      try {
+        opts.record?.(key, req);
+      } catch (e) {
+        // jcp §11: "A request it cannot record is denied unrecorded."
+        throw new JcpError('ERR_WIRE_UNRECORDED', `the request could not be recorded: ${e instanceof Error ? e.message : String(e)}`, undefined, { cause: e });
+      }
+      const response = encode(point.decide(req));
+      // jcp §11: "The endpoint MUST remember every request it decided while that request's stamp is inside the window, together with its response."
+      memo.set(key, { response, decided_s: req.now_s });
+      return { response };
+    },
+    sealRefusal: (req: DecisionRequest, reason: WireDenyReason) => sealWireRefusal(req, reason, opts.steward, point.remaining, backend),
+  });
+}
+
+/** Options of {@link createWireServer}. */
+export interface WireServerOptions {
+  readonly gate: WireGate;
+  /** The endpoint's clock in unix seconds (default: the system clock). jcp §11: "Time is the enforcement point's." */
+  readonly now_s?: () => bigint;
+  /** The freshness window in seconds (default {@link WIRE_FRESHNESS_WINDOW_S}). */
+  readonly window_s?: bigint;
+  /** The declared cap on a message body (default {@link WIRE_MAX_MESSAGE_BYTES}). */
+  readonly maxMessageBytes?: number;
+  readonly backend?: Ed25519;
+}
+
+/** A jcp/1 endpoint: answer one message body, or listen on sockets. */
+export interface WireServer {
+  /** The declared cap on a message body, in bytes. */
+  readonly maxMessageBytes: number;
+  readonly window_s: bigint;
+  /** Answers one request body with one response (or refusal) body. */
+  handle(body: Uint8Array): Promise<Uint8Array>;
+  /** Listens on a TCP address (port 0 picks one) or a Unix socket path; resolves to the bound address. */
+  listen(at: WireAddress): Promise<WireAddress>;
+  /** Stops listening and ends every open connection. */
+  close(): Promise<void>;
+}
+
+const systemClock = (): bigint => BigInt(Math.floor(Date.now() / 1000));
+
+function refusal(e: unknown): Uint8Array {
+  if (isJcpError(e)) return encodeWireRefusal({ error: e.code, message: e.message });
+  return encodeWireRefusal({ error: 'ERR_BAD_ARGUMENT', message: `the endpoint could not decide the request: ${e instanceof Error ? e.message : String(e)}` });
+}
+
+/** Creates a jcp/1 endpoint over a gate. */
+export function createWireServer(opts: WireServerOptions): WireServer {
+  const gate = opts.gate;
+  const clock = opts.now_s ?? systemClock;
+  const window = opts.window_s ?? WIRE_FRESHNESS_WINDOW_S;
+  const cap = opts.maxMessageBytes ?? WIRE_MAX_MESSAGE_BYTES;
+  const backend = opts.backend ?? defaultEd25519();
+  const servers: Server[] = [];
+  const sockets = new Set<Socket>();
+
+  const respond = (d: Decision): Uint8Array =>
+    encodeWireResponse({ decision: d.verdict === 'deny' ? { verdict: 'deny', deny_reason: d.deny_reason! } : { verdict: 'allow' }, receipt: d.receipt });
+  const denied = async (req: DecisionRequest, reason: WireDenyReason): Promise<Uint8Array> =>
+    encodeWireResponse({ decision: { verdict: 'deny', deny_reason: reason }, receipt: await gate.sealRefusal(req, reason) });
+
+  async function handle(body: Uint8Array): Promise<Uint8Array> {
+    let w: WireRequest;
+    try {
+      // jcp §11: "MUST reject a non-canonical body" (ERR_WIRE_NON_CANONICAL), and a body that is no WireRequest
+      w = decodeWireRequest(body, cap);
+    } catch (e) {
+      return refusal(e);
+    }
+    const now = clock();
+    // jcp §11: "The endpoint MUST decide at its own clock." / "MUST NOT decide any request as of the time it names"
+    const req: DecisionRequest = { frame: w.frame, chain: w.chain, caller: w.caller, cost: w.cost, now_s: now };
+    try {
+      // jcp §11: "MUST deny a request whose now differs from its clock by more than its freshness window as stale-request"
+      const skew = w.now > now ? w.now - now : now - w.now;
+      if (skew > window) return await denied(req, 'stale-request');
+      // jcp §11: "The endpoint MUST verify it before deciding; a request that fails is denied bad-signature and sealed"
+      if (!verifyWireSignature(w, backend)) return await denied(req, 'bad-signature');
+      try {
+        return (await gate.decideOnce(wireRequestKey(body), req, respond)).response;
+      } catch (e) {
+        if (isJcpError(e, 'ERR_WIRE_UNRECORDED')) return await denied(req, 'unrecorded');
+        throw e;
+      }
+    } catch (e) {
+      return refusal(e);
+    }
+  }
+
+  function serve(socket: Socket): void {
+    sockets.add(socket);
+    const reader = new WireFrameReader(cap);
+    let dead = false;
+    let tail: Promise<void> = Promise.resolve();
+    socket.on('data', (chunk: Buffer) => {
+      if (dead) return;
+      let bodies: Uint8Array[];
+      try {
+        bodies = reader.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength).slice());
+      } catch (e) {
+        // jcp §11: "A receiver MUST reject a message longer than its declared cap" — refused, and the stream, now out
+        // of step with its framing, is closed once the answers before it are written
+        dead = true;
+        tail = tail.then(() => {
+          if (!socket.destroyed) socket.end(frameMessage(refusal(e), Number.MAX_SAFE_INTEGER));
+        });
+        return;
+      }
+      for (const body of bodies) {
+        // answers leave in the order the requests came (a client may pipeline)
+        tail = tail.then(async () => {
+          const out = await handle(body);
+          if (!socket.destroyed) socket.write(frameMessage(out, Number.MAX_SAFE_INTEGER));
+        }).catch(() => {
+          socket.destroy();
+        });
+      }
+    });
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => sockets.delete(socket));
+  }
+
+  return Object.freeze({
+    maxMessageBytes: cap,
+    window_s: window,
+    handle,
+    listen(at: WireAddress): Promise<WireAddress> {
+      return new Promise((resolve, reject) => {
+        const s = createServer(serve);
+        s.once('error', reject);
+        const done = () => {
+          servers.push(s);
+          const a = s.address();
+          if (typeof a === 'string') resolve({ path: a });
+          else if (a) resolve({ host: a.address, port: a.port });
+          else reject(new JcpError('ERR_BAD_ARGUMENT', `the server at ${formatWireEndpoint(at)} has no address`));
+        };
+        if ('path' in at) s.listen(at.path, done);
+        else s.listen(at.port, at.host, done);
+      });
+    },
+    async close(): Promise<void> {
+      for (const so of sockets) so.destroy();
+      await Promise.all(servers.splice(0).map((s) => new Promise<void>((r) => s.close(() => r()))));
+    },
+  });
+}
