@@ -1,6 +1,8 @@
 // jcp-conformance — certify an implementation clause by clause and class by class.
 //   certify [--testee '<command>'] [--endpoint <url>] [--classes C1,C2] [--expectations <file>]
 //           [--update-expectations] [--seed <n>] [--timeout <ms>] [--report <dir>]
+//           --endpoint tcp://host:port|unix:/path --endpoint-steward <did:key> [--endpoint-window <s>]
+//           [--endpoint-cap <bytes>] [--endpoint-issuer-seed <hex>] [--endpoint-claims C8,C13] [--endpoint-run <label>]
 //   verify-certificate <file> [--signer <did:key>]
 //   validate --testee '<command>'
 import { spawnSync } from 'node:child_process';
@@ -11,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Implementation, TesteeFailure, type TesteeInfo, type Transport } from './implementation.ts';
 import { inProcessTransport } from './drivers/in-process.ts';
 import { testeeTransport } from './drivers/testee.ts';
+import { parseWireEndpoint, wireTransport } from './drivers/wire.ts';
 import { PROTOCOL_VERSION } from './protocol/schema.ts';
 import { expectationsFor, judge, readExpectations, type ExpectationFile } from './report/expectations.ts';
 import { readTestRecord, runCompleted } from './report/record-reporter.ts';
@@ -33,6 +36,8 @@ function parseArgs(argv: string[]): Args {
   const flags = new Map<string, string | true>();
   const positional: string[] = [];
   const takesValue = new Set(['testee', 'endpoint', 'classes', 'expectations', 'seed', 'timeout', 'report', 'signer', 'now']);
+  // the wire driver's statements about the endpoint (harness/drivers/wire.ts): jcp §11 has no handshake
+  for (const k of ['endpoint-steward', 'endpoint-window', 'endpoint-cap', 'endpoint-issuer-seed', 'endpoint-claims', 'endpoint-run']) takesValue.add(k);
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
     if (a.startsWith('--')) {
@@ -72,9 +77,45 @@ async function handshake(t: Transport): Promise<TesteeInfo | TesteeFailure> {
   }
 }
 
+/**
+ * The wire driver's environment for `certify --endpoint`: what the harness is told of the endpoint, since jcp §11 has
+ * no handshake — the steward sealing its receipts (required), its freshness window and declared cap, an issuer it
+ * honours, the classes claimed, and a run label keeping this run's grants apart from an earlier run's spend.
+ */
+function endpointSettings(a: Args, endpoint: string, testee: string | undefined): NodeJS.ProcessEnv {
+  if (testee) die('--endpoint and --testee each name the implementation under test: give one');
+  try {
+    parseWireEndpoint(endpoint);
+  } catch (e) {
+    die(`--endpoint: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const steward = str(a, 'endpoint-steward');
+  if (!steward) die('--endpoint needs --endpoint-steward <did:key>: the key that seals the endpoint\'s receipts, which every receipt is verified against');
+  const num = (k: string) => {
+    const v = str(a, k);
+    if (v !== undefined && !/^\d+$/.test(v)) die(`--${k} must be a non-negative integer`);
+    return v;
+  };
+  const seedHex = str(a, 'endpoint-issuer-seed');
+  if (seedHex !== undefined && !/^[0-9a-f]{64}$/.test(seedHex)) die('--endpoint-issuer-seed must be 64 lowercase hex digits (a 32-byte seed)');
+  const env: NodeJS.ProcessEnv = { JCP_ENDPOINT: endpoint, JCP_ENDPOINT_STEWARD: steward };
+  const opt: Record<string, string | undefined> = {
+    JCP_ENDPOINT_WINDOW_S: num('endpoint-window'),
+    JCP_ENDPOINT_CAP_BYTES: num('endpoint-cap'),
+    JCP_ENDPOINT_ISSUER_SEED: seedHex,
+    JCP_ENDPOINT_CLAIMS: str(a, 'endpoint-claims'),
+    JCP_ENDPOINT_RUN: str(a, 'endpoint-run'),
+  };
+  for (const [k, v] of Object.entries(opt)) if (v !== undefined) env[k] = v;
+  // the handshake (wireTransport) runs in this process and reads the claims from here too
+  if (opt['JCP_ENDPOINT_CLAIMS'] !== undefined) process.env['JCP_ENDPOINT_CLAIMS'] = opt['JCP_ENDPOINT_CLAIMS'];
+  return env;
+}
+
 async function certify(a: Args): Promise<number> {
-  if (str(a, 'endpoint')) die('--endpoint: the wire driver lands with the wire-binding issue (jcp §11); it is not implemented yet', 2);
   const testee = str(a, 'testee');
+  const endpoint = str(a, 'endpoint');
+  const endpointEnv = endpoint ? endpointSettings(a, endpoint, testee) : {};
   const seed = str(a, 'seed') !== undefined ? Number(str(a, 'seed')) : 0x4a4350;
   if (!Number.isSafeInteger(seed)) die('--seed must be an integer');
   const timeout = str(a, 'timeout');
@@ -86,10 +127,10 @@ async function certify(a: Args): Promise<number> {
   if (expPath && existsSync(expPath)) expectations = readExpectations(expPath);
   else if (expPath && !a.flags.has('update-expectations')) die(`expectation file ${expPath} does not exist`);
 
-  const transport = testee ? testeeTransport(testee, timeout ? { timeoutMs: Number(timeout) } : {}) : inProcessTransport();
+  const transport = endpoint ? wireTransport(endpoint) : testee ? testeeTransport(testee, timeout ? { timeoutMs: Number(timeout) } : {}) : inProcessTransport();
   const hello = await handshake(transport);
   await transport.close();
-  const driver = testee ? `testee: ${testee}` : 'in-process reference';
+  const driver = endpoint ? `jcp/1 endpoint: ${endpoint}` : testee ? `testee: ${testee}` : 'in-process reference';
   if (hello instanceof TesteeFailure) {
     // no handshake, no tests: still a complete record of what happened, and a clear exit
     mkdirSync(reportDir, { recursive: true });
@@ -125,12 +166,14 @@ async function certify(a: Args): Promise<number> {
     ...(testee ? { JCP_TESTEE: testee } : {}),
     ...(timeout ? { JCP_TESTEE_TIMEOUT_MS: timeout } : {}),
     ...(classes ? { JCP_CLASSES: classes.join(',') } : {}),
+    ...endpointEnv,
   };
   delete env['CI_NO_PROGRESS'];
   const started_at = new Date().toISOString();
   const run = spawnSync(
     process.execPath,
-    [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'harness/conformance', 'harness/external', '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`],
+    // an endpoint shows only what the wire carries: its run is the wire tests, and every other class reads not tested
+    [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...(endpoint ? ['harness/conformance/wire.test.ts'] : ['harness/conformance', 'harness/external']), '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`],
     { cwd: ROOT, stdio: 'inherit', env },
   );
   if (run.error) die(`could not start vitest: ${run.error.message}`, 2);
@@ -187,7 +230,7 @@ async function certify(a: Args): Promise<number> {
     console.log(`✗ ${t.id}\n    ${t.outcome}${t.expected ? ` (expected ${t.expected})` : ''}: ${(t.error ?? '').split('\n')[0]}`);
     if (t.transcript?.['request']) console.log(`    request  ${t.transcript['request'].slice(0, 200)}`);
     if (t.transcript?.['response']) console.log(`    response ${t.transcript['response'].slice(0, 200)}`);
-    console.log(`    replay: jcp-conformance certify${testee ? ` --testee '${testee}'` : ''} --seed ${seed}   (or FC_SEED=${seed} npx vitest run ${t.file} -t '${t.title.replace(/'/g, "'\\''")}')`);
+    console.log(`    replay: jcp-conformance certify${testee ? ` --testee '${testee}'` : ''}${endpoint ? ` --endpoint ${endpoint}` : ''} --seed ${seed}   (or FC_SEED=${seed} npx vitest run ${t.file} -t '${t.title.replace(/'/g, "'\\''")}')`);
   }
   for (const u of problems.unmatched) console.log(`✗ expectation entry ${u} matches no test: remove it`);
   for (const b of problems.tooBroad) console.log(`✗ expectation glob ${b.test} matches ${b.matches} tests: narrow it`);

@@ -395,6 +395,60 @@ export class Implementation {
   }
   // ---- end §8.1 / §8.2 / §6.1 ----
 
+  // ---- jcp §5 energy honesty (C9): each returns the op's result as plain values (maps as objects, integers as bigint) ----
+  /** energy.make — the validating constructor of an energy figure (jcp §5, §5.1); a refusal is a TesteeError. */
+  async energyMake(args: {
+    measured_uj?: bigint;
+    estimated_uj: bigint;
+    provenance: string;
+    coverage?: 'Partial';
+    obtained: { how: string; live?: 'live' | 'not-live'; read?: 'both-ends' | 'failed-mid-reading'; plausibility?: string; covers?: 'Whole' | 'Partial' };
+  }): Promise<Readonly<Record<string, unknown>>> {
+    return plain((await this.call('energy.make', { ...args, obtained: omitUndef(args.obtained) })).get('energy') as CborValue) as Record<string, unknown>;
+  }
+  /** energy.liveness — is every counter of a summed domain live (jcp §5 Liveness). Samples: t_ns and raw value. */
+  async energyLiveness(counters: ReadonlyArray<{ name: string; max_energy_range_uj?: bigint; samples: ReadonlyArray<{ t_ns: bigint; value: bigint }> }>): Promise<Readonly<Record<string, unknown>>> {
+    return plain(await this.call('energy.liveness', { counters: counters.map((c) => omitUndef({ ...c, samples: c.samples.map((s) => ({ ...s })) })) })) as Record<string, unknown>;
+  }
+  /** energy.rapl — which powercap zones are summed, the wrap-corrected package total, and the domain's liveness (jcp §5.1). */
+  async energyRapl(zones: ReadonlyArray<{ zone: string; name: string; max_energy_range_uj?: bigint; samples: ReadonlyArray<{ t_ns: bigint; value: bigint }> }>): Promise<Readonly<Record<string, unknown>>> {
+    return plain(await this.call('energy.rapl', { zones: zones.map((z) => omitUndef({ ...z, samples: z.samples.map((s) => ({ ...s })) })) })) as Record<string, unknown>;
+  }
+  /** energy.plausibility — a counter's rate over a span against the board's telemetry (jcp §5 Plausibility). */
+  async energyPlausibility(delta_uj: bigint, duration_ns: bigint, telemetry: { draw_mw: readonly bigint[]; limit_mw?: bigint }): Promise<Readonly<Record<string, unknown>>> {
+    return plain(await this.call('energy.plausibility', { delta_uj, duration_ns, telemetry: omitUndef({ ...telemetry, draw_mw: [...telemetry.draw_mw] }) })) as Record<string, unknown>;
+  }
+  /** energy.ladder — the metering ladder over one span's per-rung raw evidence (jcp §5.1). */
+  async energyLadder(args: { rungs: ReadonlyArray<Record<string, unknown>>; calibrated_uj?: bigint; estimated_uj: bigint }): Promise<Readonly<Record<string, unknown>>> {
+    return plain(await this.call('energy.ladder', { ...args, rungs: args.rungs.map((r) => omitUndef({ ...r })) })) as Record<string, unknown>;
+  }
+  /** energy.task-total — a figure as a task total; a Partial one is refused (jcp §5.2). */
+  async energyTaskTotal(energy: Readonly<Record<string, unknown>>): Promise<bigint> {
+    return U((await this.call('energy.task-total', { energy: omitUndef({ ...energy }) })).get('total_uj'));
+  }
+  /** energy.efficiency-seal — the energy fields an efficiency/1 receipt seals for a figure (jcp §5.2). */
+  async energyEfficiencySeal(energy: Readonly<Record<string, unknown>>, accepted_tokens: bigint): Promise<Readonly<Record<string, unknown>>> {
+    return plain((await this.call('energy.efficiency-seal', { energy: omitUndef({ ...energy }), accepted_tokens })).get('payload') as CborValue) as Record<string, unknown>;
+  }
+  /** energy.efficiency-read — an efficiency/1 payload's energy fields read as a verifier must (jcp §5.2). */
+  async energyEfficiencyRead(payload: Readonly<Record<string, unknown>>): Promise<Readonly<Record<string, unknown>>> {
+    return plain(await this.call('energy.efficiency-read', { payload: omitUndef({ ...payload }) })) as Record<string, unknown>;
+  }
+  /** energy.trace — an outcome traced to its activities by content-id: signed residual, floors (jcp §5.3). */
+  async energyTrace(outcome: Readonly<Record<string, unknown>>, activity_ids: readonly string[], activities: Readonly<Record<string, Readonly<Record<string, unknown>>>>): Promise<Readonly<Record<string, unknown>>> {
+    const acts = Object.fromEntries(Object.entries(activities).map(([k, v]) => [k, omitUndef({ ...v })]));
+    return plain(await this.call('energy.trace', { outcome: omitUndef({ ...outcome }), activity_ids: [...activity_ids], activities: acts })) as Record<string, unknown>;
+  }
+  /** energy.conservation-floor — the floor against a grant and whether it rests on measured or modelled figures (jcp §5.5). */
+  async energyConservationFloor(budget_uj: bigint, provenances: readonly string[]): Promise<Readonly<Record<string, unknown>>> {
+    return plain(await this.call('energy.conservation-floor', { budget_uj, provenances: [...provenances] })) as Record<string, unknown>;
+  }
+  /** energy.physical-bound — a figure against the part's envelope: a refutation or "not-refuted", never "verified" (jcp §5.6). */
+  async energyPhysicalBound(energy_uj: bigint, duration_ns: bigint, floor_mw: bigint, ceiling_mw: bigint): Promise<string> {
+    return (await this.call('energy.physical-bound', { energy_uj, duration_ns, floor_mw, ceiling_mw })).get('finding') as string;
+  }
+  // ---- end jcp §5 energy ----
+
   /** @internal used by Point */
   _call(op: string, args: Record<string, unknown>): Promise<CborMap> {
     return this.call(op, args);

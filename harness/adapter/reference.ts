@@ -39,6 +39,28 @@ import { PROTOCOL_VERSION } from '../protocol/schema.ts';
 import { aggregateReceipts, createContinuationRelay, labelToCbor, replayInto, type ContinuationRelay, type RelayedDecision } from '../../impl/index.ts';
 // jcp §4.8 money (C22), §4.9 metered path (C24), §4.10 flow (C25)
 import { caveatToCbor, parseLabel, type DecisionRequest } from '../../impl/index.ts';
+// jcp §5 energy honesty (C9)
+import {
+  conservationFloor,
+  efficiencyPayload,
+  isProvenance,
+  judgeDomainLiveness,
+  judgePlausibility,
+  makeEnergy,
+  meterSpan,
+  physicalBound,
+  readEfficiencyPayload,
+  sumRaplPackages,
+  taskTotalUj,
+  traceOutcome,
+  type BoardTelemetry,
+  type Energy,
+  type LivenessVerdict,
+  type Obtained,
+  type PlausibilityVerdict,
+  type RaplZoneSeries,
+  type RungEvidence,
+} from '../../impl/index.ts';
 // jcp §2.1 rotation (C12), §2.2 threshold actors (C13, C18)
 import {
   dealerShares,
@@ -412,6 +434,159 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
     },
     'point.spent-funds': (a) => ({ spent_minor: point(a).spentFunds(text(a, 'grant_id')) }),
     // ---- end §4.8 / §4.9 / §4.10 ----
+    // ---- jcp §5 energy honesty (C9): impl/energy's pure judgements ----
+    ...((): Record<string, (a: CborMap) => CborInput> => {
+      const optUint = (m: CborMap, k: string): bigint | undefined => (m.has(k) ? uint(m.get(k), k) : undefined);
+      const list = (v: CborValue | undefined, k: string): CborValue[] => {
+        if (!Array.isArray(v)) throw new JcpError('ERR_BAD_ARGUMENT', `argument ${k} must be an array`);
+        return v;
+      };
+      const counters = (v: CborValue | undefined, k: string): RaplZoneSeries[] =>
+        list(v, k).map((c, i) => {
+          const m = map(c, `${k}[${i}]`);
+          const max = optUint(m, 'max_energy_range_uj');
+          const samples = list(m.get('samples'), `${k}[${i}].samples`).map((s, j) => {
+            const sm = map(s, `${k}[${i}].samples[${j}]`);
+            return { t_ns: uint(sm.get('t_ns'), 't_ns'), value: uint(sm.get('value'), 'value') };
+          });
+          return { zone: m.has('zone') ? text(m, 'zone') : text(m, 'name'), name: text(m, 'name'), samples, ...(max !== undefined ? { max_energy_range_uj: max } : {}) };
+        });
+      const telemetry = (v: CborValue | undefined): BoardTelemetry => {
+        const m = map(v, 'telemetry');
+        const limit = optUint(m, 'limit_mw');
+        return { draw_mw: list(m.get('draw_mw'), 'telemetry.draw_mw').map((d) => uint(d, 'draw_mw')), ...(limit !== undefined ? { limit_mw: limit } : {}) };
+      };
+      const provenance = (m: CborMap, k: string) => {
+        const p = text(m, k);
+        if (!isProvenance(p)) throw new JcpError('ERR_BAD_ARGUMENT', `${k} must be HwShunt, ModelBased or Estimator`);
+        return p;
+      };
+      const energyOut = (e: Energy): CborInput => ({
+        ...(e.measured_uj !== undefined ? { measured_uj: e.measured_uj } : {}),
+        estimated_uj: e.estimated_uj,
+        provenance: e.provenance,
+        ...(e.coverage === 'Partial' ? { coverage: 'Partial' } : {}),
+      });
+      /** A figure as the testee protocol carries it (coverage present only as Partial), taken as given. */
+      const energyIn = (v: CborValue | undefined): Energy => {
+        const m = map(v, 'energy');
+        const measured = optUint(m, 'measured_uj');
+        return { ...(measured !== undefined ? { measured_uj: measured } : {}), estimated_uj: uint(m.get('estimated_uj'), 'estimated_uj'), provenance: provenance(m, 'provenance'), coverage: m.get('coverage') === 'Partial' ? 'Partial' : 'Whole' };
+      };
+      const livenessOut = (name: string, v: LivenessVerdict): CborInput => ({
+        name,
+        verdict: v.live ? 'live' : 'not-live',
+        ...(v.reason ? { reason: v.reason } : {}),
+        counted: v.counted,
+        advanced: v.advanced,
+        counted_ns: v.counted_ns,
+      });
+      const plausibilityOut = (v: PlausibilityVerdict): CborInput => Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) as CborInput;
+      const figureIn = (v: CborValue | undefined, k: string) => {
+        const m = map(v, k);
+        return { uj: uint(m.get('uj'), `${k}.uj`), provenance: provenance(m, 'provenance'), coverage: m.get('coverage') === 'Partial' ? ('Partial' as const) : ('Whole' as const) };
+      };
+      return {
+        'energy.make': (a) => {
+          const o = map(a.get('obtained'), 'obtained');
+          const how = text(o, 'how');
+          const obtained = (
+            how === 'counter'
+              ? {
+                  how,
+                  live: o.get('live') === 'live',
+                  read_both_ends: o.get('read') === 'both-ends',
+                  plausibility: o.has('plausibility') ? text(o, 'plausibility') : 'no-bound',
+                  covers: o.get('covers') === 'Partial' ? 'Partial' : 'Whole',
+                }
+              : { how }
+          ) as Obtained;
+          const measured = optUint(a, 'measured_uj');
+          const e = makeEnergy({
+            ...(measured !== undefined ? { measured_uj: measured } : {}),
+            estimated_uj: uint(a.get('estimated_uj'), 'estimated_uj'),
+            provenance: provenance(a, 'provenance'),
+            ...(a.get('coverage') === 'Partial' ? { coverage: 'Partial' as const } : {}),
+            obtained,
+          });
+          return { energy: energyOut(e) };
+        },
+        'energy.liveness': (a) => {
+          const d = judgeDomainLiveness(counters(a.get('counters'), 'counters'));
+          return { verdict: d.live ? 'live' : 'not-live', not_live: [...d.not_live], counters: d.counters.map((c) => livenessOut(c.name, c.verdict)) };
+        },
+        'energy.rapl': (a) => {
+          const f = sumRaplPackages(counters(a.get('zones'), 'zones'));
+          return {
+            ...(f.total_uj !== undefined ? { total_uj: f.total_uj } : {}),
+            summed: f.per_package.map((p) => p.zone),
+            excluded: f.excluded.map((x) => ({ zone: x.zone, reason: x.reason })),
+            verdict: f.liveness.live ? 'live' : 'not-live',
+            not_live: [...f.liveness.not_live],
+          };
+        },
+        'energy.plausibility': (a) =>
+          plausibilityOut(judgePlausibility({ delta_uj: uint(a.get('delta_uj'), 'delta_uj'), duration_ns: uint(a.get('duration_ns'), 'duration_ns') }, telemetry(a.get('telemetry')))),
+        'energy.ladder': (a) => {
+          const rungs: RungEvidence[] = list(a.get('rungs'), 'rungs').map((r, i) => {
+            const m = map(r, `rungs[${i}]`);
+            const rung = text(m, 'rung') as RungEvidence['rung'];
+            const status = text(m, 'status');
+            if (status === 'absent') return { rung, status };
+            if (status === 'failed') return { rung, status, at: text(m, 'at') === 'start' ? 'start' : 'stop', error: m.has('error') ? text(m, 'error') : '' };
+            return {
+              rung,
+              status: 'read',
+              counters: counters(m.get('counters'), `rungs[${i}].counters`),
+              ...(m.has('telemetry') ? { telemetry: telemetry(m.get('telemetry')) } : {}),
+              ...(m.has('gaps') ? { gaps: texts(m.get('gaps'), 'gaps') } : {}),
+            };
+          });
+          const calibrated = optUint(a, 'calibrated_uj');
+          const c = meterSpan(rungs, { estimated_uj: uint(a.get('estimated_uj'), 'estimated_uj'), ...(calibrated !== undefined ? { calibrated_uj: calibrated } : {}) });
+          return {
+            rung: c.rung,
+            energy: energyOut(c.energy),
+            declined: c.declined.map((d) => ({
+              rung: d.rung,
+              reason: d.reason,
+              ...(d.detail !== undefined ? { detail: d.detail } : {}),
+              ...(d.not_live ? { not_live: [...d.not_live] } : {}),
+              ...(d.plausibility ? { plausibility: plausibilityOut(d.plausibility) } : {}),
+            })),
+          };
+        },
+        'energy.task-total': (a) => ({ total_uj: taskTotalUj(energyIn(a.get('energy'))) }),
+        'energy.efficiency-seal': (a) => ({ payload: efficiencyPayload(energyIn(a.get('energy')), uint(a.get('accepted_tokens'), 'accepted_tokens')) as unknown as CborInput }),
+        'energy.efficiency-read': (a) => {
+          const p = map(a.get('payload'), 'payload');
+          const r = readEfficiencyPayload(Object.fromEntries([...p].map(([k, v]) => [String(k), typeof v === 'number' ? BigInt(v) : v])));
+          return { energy_uj: r.energy_uj, provenance: r.provenance, ...(r.coverage === 'Partial' ? { coverage: 'Partial' } : {}) };
+        },
+        'energy.trace': (a) => {
+          const acts = map(a.get('activities'), 'activities');
+          const t = traceOutcome(figureIn(a.get('outcome'), 'outcome'), texts(a.get('activity_ids'), 'activity_ids'), (id) =>
+            acts.has(id) ? figureIn(acts.get(id), `activities.${id}`) : undefined,
+          );
+          return { residual_uj: t.residual_uj, activities_uj: t.activities_uj, provenance: t.provenance, ...(t.coverage === 'Partial' ? { coverage: 'Partial' } : {}) };
+        },
+        'energy.conservation-floor': (a) => {
+          const provs = list(a.get('provenances'), 'provenances').map((p) => {
+            if (!isProvenance(p)) throw new JcpError('ERR_BAD_ARGUMENT', 'provenances must be provenance labels');
+            return { provenance: p };
+          });
+          const f = conservationFloor(uint(a.get('budget_uj'), 'budget_uj'), provs);
+          return { ppm_numerator: f.ppm_numerator, ppm_denominator: f.ppm_denominator, rests_on: f.rests_on };
+        },
+        'energy.physical-bound': (a) => ({
+          finding: physicalBound(uint(a.get('energy_uj'), 'energy_uj'), uint(a.get('duration_ns'), 'duration_ns'), {
+            floor_mw: uint(a.get('floor_mw'), 'floor_mw'),
+            ceiling_mw: uint(a.get('ceiling_mw'), 'ceiling_mw'),
+          }),
+        }),
+      };
+    })(),
+    // ---- end jcp §5 energy ----
     'point.spent': (a) => ({ spent_uj: point(a).spent(text(a, 'grant_id')) }),
     'receipt.verify': (a) => {
       const steward = a.get('steward');

@@ -175,14 +175,14 @@ describe('jcp §4.5 budget channels', () => {
 
   clauseIt([SETTLE, OPTIMISTIC], 'property: no sequence of statements lets allowed spend pass the budget unbound or unproven', async () => {
     const op = fc.oneof(
-      { weight: 3, arbitrary: fc.record({ kind: fc.constant('spend' as const), at: fc.nat(2), uj: fc.bigInt(0n, 700n) }) },
+      { weight: 4, arbitrary: fc.record({ kind: fc.constant('spend' as const), at: fc.nat(2), uj: fc.bigInt(0n, 800n) }) },
       { weight: 2, arbitrary: fc.record({ kind: fc.constant('send' as const), from: fc.nat(2), to: fc.nat(2) }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('replay' as const), from: fc.nat(2), to: fc.nat(2), back: fc.nat(4) }) },
     );
     const g = await shared('property');
     const keys = [P1, P2, P3];
     await assertProperty(
-      fc.asyncProperty(fc.array(op, { maxLength: 16 }), fc.boolean(), async (ops, synchronous) => {
+      fc.asyncProperty(fc.array(op, { maxLength: 24 }), fc.boolean(), async (ops, synchronous) => {
         const cs = await Promise.all(keys.map((k) => open(g, k)));
         const sent: Uint8Array[][] = [[], [], []];
         const lastSeq: Array<Map<number, bigint>> = [new Map(), new Map(), new Map()];

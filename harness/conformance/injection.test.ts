@@ -93,6 +93,20 @@ async function decideOn(p: Point, r: DecideFields): Promise<Outcome> {
   };
 }
 
+/**
+ * The benign outcome for (setting, placement, kind), decided once on `p` and remembered: a later poisoned decision is
+ * compared with it, so a poison that debited or changed the point's state shows as a difference.
+ */
+function benignCache(p: Point, s: { request: (over: Partial<FrameFields>) => DecideFields }) {
+  const seen = new Map<string, Promise<Outcome>>();
+  return (where: Placement, kind: string): Promise<Outcome> => {
+    const k = `${where}/${kind}`;
+    let o = seen.get(k);
+    if (!o) seen.set(k, (o = decideOn(p, s.request({ kind, ...benign(where) }))));
+    return o;
+  };
+}
+
 /** One setting a poisoned data frame is decided in: a grant (or chain), a caller, a cost, and a point set up for it. */
 interface Setting {
   readonly name: string;
@@ -161,10 +175,11 @@ describe('jcp C19 a poisoned data frame is decided exactly as a benign one', () 
       const { corpus, settings } = await RUN();
       const s = settings[0]!;
       const p = await s.point();
+      const benignOn = benignCache(p, s);
       let decided = 0;
       for (const kind of KINDS) {
         for (const { poison, where, fields } of placements(corpus)) {
-          const want = await decideOn(p, s.request({ kind, ...benign(where) }));
+          const want = await benignOn(where, kind);
           const got = await decideOn(p, s.request({ kind, ...fields }));
           expect([poison.id, where, kind, got]).toEqual([poison.id, where, kind, want]);
           expect([poison.id, got.deny_reason, got.sealed_trust, got.spent.every((x) => x === 0n)]).toEqual([poison.id, 'untrusted-control', 'data', true]);
@@ -184,16 +199,18 @@ describe('jcp C19 a poisoned data frame is decided exactly as a benign one', () 
       const { corpus, settings, g } = await RUN();
       for (const s of settings) {
         const p = await s.point();
+        const benignOn = benignCache(p, s);
         // the setting is what it claims: a benign control frame gets its named outcome
         const control = await (await s.point()).decide({ ...s.request({}), frame: { ...s.request({}).frame, trust: 'control' } });
         expect([s.name, control.deny_reason ?? control.verdict]).toEqual([s.name, s.control]);
-        for (const kind of ['tool-result', 'agent-reply'] as const) {
-          for (const { poison, where, fields } of placements(corpus)) {
-            const want = await decideOn(p, s.request({ kind, ...benign(where) }));
-            const got = await decideOn(p, s.request({ kind, ...fields }));
-            expect([s.name, poison.id, where, got]).toEqual([s.name, poison.id, where, want]);
-            expect(got.deny_reason).toBe('untrusted-control');
-          }
+        // outputs (jcp §6 "Tool and agent outputs MUST be tagged data"): the two output kinds, alternating
+        let i = 0;
+        for (const { poison, where, fields } of placements(corpus)) {
+          const kind = i++ % 2 === 0 ? 'tool-result' : 'agent-reply';
+          const want = await benignOn(where, kind);
+          const got = await decideOn(p, s.request({ kind, ...fields }));
+          expect([s.name, poison.id, where, got]).toEqual([s.name, poison.id, where, want]);
+          expect(got.deny_reason).toBe('untrusted-control');
         }
       }
       // a grant whose PayloadIs caveat binds exactly the poisoned payload: a control frame carrying it is allowed,
@@ -299,17 +316,17 @@ describe('jcp C19 the trust tag is structural: data never becomes control', () =
       const { corpus, settings } = await RUN();
       const s = settings[0]!;
       const p = await s.point();
+      const benignOn = benignCache(p, s);
       const text = fc.oneof(fc.constantFrom(...corpus.map((c) => c.text)), fc.string({ minLength: 1 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 200 }));
       await assertProperty(
         fc.asyncProperty(text, fc.constantFrom(...PLACEMENTS), fc.constantFrom(...KINDS), async (t, where, kind) => {
           const fields = poisoned(t, where);
           if (!fields) return;
           const got = await decideOn(p, s.request({ kind, ...fields }));
-          const want = await decideOn(p, s.request({ kind, ...benign(where) }));
-          expect(got).toEqual(want);
+          expect(got).toEqual(await benignOn(where, kind));
           expect(got.deny_reason).toBe('untrusted-control');
         }),
-        fcParams(150),
+        fcParams(60),
       );
     },
   );

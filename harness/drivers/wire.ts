@@ -155,6 +155,7 @@ export function wireTransport(url: string): Transport {
 
 // The reference's wire codec and client, for the conformance tests to build, sign and send requests with.
 export { connectWire, type WireClient } from '../../impl/wire/client.ts';
+export { parseWireEndpoint } from '../../impl/wire/address.ts';
 export {
   decodeWireReply,
   encodeWireRequest,

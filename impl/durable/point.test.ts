@@ -128,9 +128,9 @@ describe('durable point', () => {
     const p = tmpRecord();
     const a = open(p);
     const first = a.decideOnce(requestKey(0), streamRequest(0, 120n), encode);
-    expect(first.status).toBe('decided');
+    if (first.status !== 'decided') throw new Error(`expected decided, got ${first.status}`);
     const again = a.decideOnce(requestKey(0), streamRequest(0, 120n), encode);
-    expect(again.status).toBe('repeated');
+    if (again.status !== 'repeated') throw new Error(`expected repeated, got ${again.status}`);
     expect(bytesEqual(again.response, first.response)).toBe(true);
     expect(a.spent(ROOT_ID)).toBe(120n);
     a.close();
@@ -139,7 +139,7 @@ describe('durable point', () => {
     const after = b.decideOnce(requestKey(0), streamRequest(0, 120n), () => {
       throw new Error('a repeated request must not be encoded (decided) again');
     });
-    expect(after.status).toBe('repeated');
+    if (after.status !== 'repeated') throw new Error(`expected repeated, got ${after.status}`);
     expect(bytesEqual(after.response, first.response)).toBe(true);
     expect(b.spent(ROOT_ID)).toBe(120n);
     b.close();

@@ -62,3 +62,12 @@ describe('provenanceFloor', () => {
     expect(provenanceFloor('HwShunt', 'HwShunt')).toBe('HwShunt');
   });
 });
+
+describe('obtained is validated', () => {
+  it('refuses an unknown method or a counter description with junk', () => {
+    expect(codeOf(() => makeEnergy({ estimated_uj: 1n, provenance: 'Estimator', obtained: { how: 'guess' } as never }))).toBe('ERR_ENERGY_MALFORMED');
+    expect(codeOf(() => makeEnergy({ estimated_uj: 1n, provenance: 'Estimator', obtained: undefined as never }))).toBe('ERR_ENERGY_MALFORMED');
+    expect(codeOf(() => makeEnergy({ measured_uj: 1n, estimated_uj: 1n, provenance: 'HwShunt', obtained: { ...liveCounter, plausibility: 'fine' as never } }))).toBe('ERR_ENERGY_MALFORMED');
+    expect(codeOf(() => makeEnergy({ measured_uj: 1n, estimated_uj: 1n, provenance: 'HwShunt', obtained: { ...liveCounter, live: 'yes' as never } }))).toBe('ERR_ENERGY_MALFORMED');
+  });
+});

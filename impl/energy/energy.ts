@@ -77,6 +77,21 @@ export function bestProvenance(o: Obtained): Provenance | undefined {
   }
 }
 
+const HOWS = ['counter', 'apportioned-reading', 'host-calibrated-model', 'uncalibrated-model', 'constant'];
+const GRADES = ['not-refuted', 'no-bound', 'refuted', 'indeterminate'];
+
+function assertObtained(o: Obtained | undefined): void {
+  const bad = (what: string): never => {
+    throw new JcpError('ERR_ENERGY_MALFORMED', `obtained ${what}`);
+  };
+  if (typeof o !== 'object' || o === null || !HOWS.includes(o.how)) bad(`must say how the figure was obtained (one of ${HOWS.join(', ')})`);
+  if (o!.how !== 'counter') return;
+  const c = o as Extract<Obtained, { how: 'counter' }>;
+  if (typeof c.live !== 'boolean' || typeof c.read_both_ends !== 'boolean') bad('of a counter must say whether it was live and read at both ends');
+  if (!GRADES.includes(c.plausibility)) bad(`plausibility must be one of ${GRADES.join(', ')}`);
+  if (c.covers !== 'Whole' && c.covers !== 'Partial') bad('covers must be Whole or Partial');
+}
+
 /** The fields a caller proposes for a figure; {@link makeEnergy} checks them against `obtained`. */
 export interface EnergyFields {
   readonly measured_uj?: bigint;
@@ -102,6 +117,7 @@ function uj(v: unknown, name: string): bigint {
  * - ERR_ENERGY_MALFORMED: a negative or non-integer figure, an unknown provenance or coverage.
  */
 export function makeEnergy(f: EnergyFields): Energy {
+  assertObtained(f?.obtained);
   if (!isProvenance(f.provenance)) throw new JcpError('ERR_ENERGY_MALFORMED', `provenance must be one of ${PROVENANCES.join(', ')}, got ${String(f.provenance)}`);
   const coverage = f.coverage ?? 'Whole';
   if (coverage !== 'Whole' && coverage !== 'Partial') throw new JcpError('ERR_ENERGY_MALFORMED', `coverage must be Whole or Partial, got ${String(coverage)}`);

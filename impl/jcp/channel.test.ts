@@ -230,3 +230,36 @@ describe('property: settlement never lets allowed spend pass the budget unproven
     );
   });
 });
+
+describe('junk at the boundary (STYLE.md)', () => {
+  const JUNK: unknown[] = [undefined, null, 0, 1.5, 'x', [], {}, () => 1, Symbol('s'), { statement: {}, signature: 'sig' }, { grant: {}, signature: new Uint8Array(64) }];
+  const typed = (fn: () => unknown): string => {
+    const c = codeOf(fn);
+    return c === 'accepted' || c.startsWith('not a JcpError') ? c : 'typed';
+  };
+
+  it('every entry point refuses junk with a JcpError, and a refused apply or spend changes nothing', () => {
+    const c = open();
+    c.spend(10n);
+    const before = snap(c);
+    for (const j of JUNK) {
+      const any = j as never;
+      expect(typed(() => c.apply(any)), String(j)).toBe('typed');
+      expect(typed(() => c.spend(any)), String(j)).toBe('typed');
+      expect(typed(() => openChannel({ chain: [any], self: p1, members })), String(j)).toBe('typed');
+      expect(typed(() => openChannel({ chain: any, self: p1, members })), String(j)).toBe('typed');
+      expect(typed(() => openChannel({ chain: [root], self: any, members })), String(j)).toBe('typed');
+      expect(typed(() => openChannel({ chain: [root], self: p1, members: any })), String(j)).toBe('typed');
+      expect(typed(() => openChannel(any)), String(j)).toBe('typed');
+      expect(typed(() => signStatement(any, p1)), String(j)).toBe('typed');
+      expect(typed(() => verifyOverdraftProof(any, members)), String(j)).toBe('typed');
+      expect(typed(() => verifyOverdraftProof({ chain: [root], statements: [any] }, members)), String(j)).toBe('typed');
+      expect(typed(() => verifyOverdraftProof({ chain: [root], statements: [sign(p2, 2000n, 1n)] }, any)), String(j)).toBe('typed');
+    }
+    expect(typed(() => c.spend(-1n))).toBe('typed');
+    expect(typed(() => c.spend(1n << 64n))).toBe('typed');
+    expect(typed(() => decodeSignedStatement(new Uint8Array([0xa0])))).toBe('typed');
+    expect(typed(() => decodeOverdraftProof(new Uint8Array([0xa0])))).toBe('typed');
+    expect(snap(c)).toEqual(before);
+  });
+});

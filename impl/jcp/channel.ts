@@ -27,8 +27,8 @@ import { defaultEd25519, type Ed25519, type KeyPair } from '../identity/ed25519.
 import { narrowingFault, structuralFault } from './attenuate.ts';
 import { parseSignedGrant, signedGrantToCbor } from './codec.ts';
 import { isContentId } from './content-id.ts';
-import { grantId, verifyGrantSignature } from './grant.ts';
-import type { ContentId, Did, SignedGrant } from './types.ts';
+import { grantId, validateGrant, verifyGrantSignature } from './grant.ts';
+import type { ContentId, Did, Grant, SignedGrant } from './types.ts';
 
 const U64_MAX = (1n << 64n) - 1n;
 
@@ -114,7 +114,8 @@ export function decodeSignedStatement(bytes: Uint8Array): SignedStatement {
 
 /** Signs a statement as `point`; throws ERR_BAD_ARGUMENT when the key is not the statement's point. */
 export function signStatement(s: Statement, point: KeyPair, backend: Ed25519 = defaultEd25519()): SignedStatement {
-  if (point.did !== s.point) throw new JcpError('ERR_BAD_ARGUMENT', `the signing key ${point.did} is not the statement's point ${s.point}`);
+  if (typeof s !== 'object' || s === null) throw new JcpError('ERR_BAD_ARGUMENT', 'a statement is {grant_id, point, spent_uj, seq}');
+  if (_keyPairArg(point, 'point').did !== s.point) throw new JcpError('ERR_BAD_ARGUMENT', `the signing key ${point.did} is not the statement's point ${s.point}`);
   // the rules parseSignedStatement applies on the wire, so nothing signed here is refused there
   const statement = parseStatement(decodeCanonical(encodeCanonical(statementToCbor(s))));
   return Object.freeze({ statement, signature: backend.sign(point.seed, statementBytes(statement)) });
@@ -129,6 +130,35 @@ export function verifyStatementSignature(ss: SignedStatement, backend: Ed25519 =
   }
 }
 
+// ---- arguments at the boundary -------------------------------------------------------------------------------------
+
+/**
+ * Returns `v` when it is a signed grant whose grant is well-formed (validated as the wire would read it); throws
+ * ERR_BAD_ARGUMENT (or the grant's own ERR_GRANT_MALFORMED) naming `what` otherwise. Shared with standing.ts.
+ */
+export function _signedGrantArg(v: unknown, what: string): SignedGrant {
+  const o = v as { grant?: unknown; signature?: unknown } | null;
+  if (typeof o !== 'object' || o === null || typeof o.grant !== 'object' || o.grant === null || !(o.signature instanceof Uint8Array)) {
+    throw new JcpError('ERR_BAD_ARGUMENT', `${what} must be a signed grant {grant, signature}`);
+  }
+  try {
+    validateGrant(o.grant as Grant);
+  } catch (e) {
+    if (e instanceof JcpError) throw e;
+    throw new JcpError('ERR_BAD_ARGUMENT', `${what}.grant is not a grant (parse wire input with parseSignedGrant first)`);
+  }
+  return v as SignedGrant;
+}
+
+/** Returns `v` when it is a key pair {did, seed}; throws ERR_BAD_ARGUMENT naming `what` otherwise. Shared with standing.ts. */
+export function _keyPairArg(v: unknown, what: string): KeyPair {
+  const k = v as { did?: unknown; seed?: unknown } | null;
+  if (typeof k !== 'object' || k === null || typeof k.did !== 'string' || !(k.seed instanceof Uint8Array)) {
+    throw new JcpError('ERR_BAD_ARGUMENT', `${what} must be a key pair {did, seed, publicKey}`);
+  }
+  return v as KeyPair;
+}
+
 // ---- chains ------------------------------------------------------------------------------------------------------
 
 /**
@@ -136,6 +166,8 @@ export function verifyStatementSignature(ss: SignedStatement, backend: Ed25519 =
  * narrows, every signature verifies. Throws ERR_CHAIN_BROKEN (structure, signature) or ERR_ATTENUATION_VIOLATION.
  */
 export function verifyGrantChain(chain: readonly SignedGrant[], backend: Ed25519 = defaultEd25519()): void {
+  if (!Array.isArray(chain)) throw new JcpError('ERR_BAD_ARGUMENT', 'a chain is an array of signed grants, root first');
+  chain.forEach((sg, i) => _signedGrantArg(sg, `chain[${i}]`));
   if (chain.length === 0) throw new JcpError('ERR_CHAIN_BROKEN', 'the chain is empty');
   if (chain[0]!.grant.parent !== undefined) throw new JcpError('ERR_CHAIN_BROKEN', 'the first grant of the chain has a parent: it is not a root');
   for (let i = 1; i < chain.length; i++) {
@@ -226,10 +258,11 @@ function checkMembers(members: readonly Did[], self: Did): ReadonlySet<Did> {
 
 /** Opens one point's side of a channel over the last grant of a verified chain, with empty local and settled spend. */
 export function openChannel(opts: ChannelOptions): Channel {
+  if (typeof opts !== 'object' || opts === null) throw new JcpError('ERR_BAD_ARGUMENT', 'a channel is opened with {chain, self, members}');
   const backend = opts.backend ?? defaultEd25519();
-  const chain = [...opts.chain];
+  const chain = Array.isArray(opts.chain) ? [...opts.chain] : [];
   verifyGrantChain(chain, backend);
-  const self = opts.self;
+  const self = _keyPairArg(opts.self, 'self');
   const members = checkMembers(opts.members, self.did);
   const shared = chain[chain.length - 1]!.grant;
   const gid = grantId(shared);
@@ -262,12 +295,13 @@ export function openChannel(opts: ChannelOptions): Channel {
     },
     statement,
     apply(ss: SignedStatement): void {
-      const s = parseSignedStatement(encodeCanonicalSigned(ss)).statement;
+      const snap = parseSignedStatement(_snapshotStatement(ss));
+      const s = snap.statement;
       if (s.grant_id !== gid) throw new JcpError('ERR_STATEMENT_WRONG_GRANT', `the statement is about grant ${s.grant_id}, not this channel's ${gid}`);
       if (s.point === self.did) throw new JcpError('ERR_STATEMENT_NOT_MEMBER', "a point's own spend is counted locally, never from a statement", { point: s.point });
       if (!members.has(s.point)) throw new JcpError('ERR_STATEMENT_NOT_MEMBER', `${s.point} is not a point of this channel`, { point: s.point });
       // jcp §4.5: "A receiving point MUST verify the signature"
-      if (!verifyStatementSignature({ statement: s, signature: ss.signature }, backend)) {
+      if (!verifyStatementSignature(snap, backend)) {
         throw new JcpError('ERR_STATEMENT_FORGED', `the statement's signature does not verify under ${s.point}`, { point: s.point });
       }
       const prior = peers.get(s.point);
@@ -279,7 +313,7 @@ export function openChannel(opts: ChannelOptions): Channel {
           throw new JcpError('ERR_STATEMENT_REGRESSING', `spent_uj ${s.spent_uj} decreases from ${prior.spent_uj}`, { spent_uj: String(s.spent_uj), last_spent_uj: String(prior.spent_uj) });
         }
       }
-      peers.set(s.point, Object.freeze({ seq: s.seq, spent_uj: s.spent_uj, signed: Object.freeze({ statement: s, signature: ss.signature.slice() }) }));
+      peers.set(s.point, Object.freeze({ seq: s.seq, spent_uj: s.spent_uj, signed: snap }));
     },
     localSpent: () => local,
     settled: () => new Map(peers),
@@ -293,7 +327,7 @@ export function openChannel(opts: ChannelOptions): Channel {
 }
 
 /** A signed statement's canonical bytes decoded again: the snapshot `apply` validates (wire rules, no aliasing). */
-function encodeCanonicalSigned(ss: SignedStatement): CborValue {
+function _snapshotStatement(ss: SignedStatement): CborValue {
   const o = ss as unknown as { statement?: unknown; signature?: unknown } | null;
   if (typeof o !== 'object' || o === null || typeof o.statement !== 'object' || o.statement === null || !(o.signature instanceof Uint8Array)) {
     throw new JcpError('ERR_STATEMENT_MALFORMED', 'a signed statement is {statement, signature}');
@@ -332,6 +366,9 @@ function invalid(fault: string, msg: string): never {
  */
 export function verifyOverdraftProof(p: OverdraftProof, members: readonly Did[], backend: Ed25519 = defaultEd25519()): bigint {
   if (!Array.isArray(p?.chain) || !Array.isArray(p?.statements)) invalid('malformed', 'an overdraft proof is {chain, statements}');
+  if (!Array.isArray(members)) throw new JcpError('ERR_BAD_ARGUMENT', 'members must be an array of did:key');
+  // every statement read again as the wire reads it: a look-alike object is refused, never trusted
+  const statements = p.statements.map((ss, i) => parseSignedStatement(_snapshotStatement(ss), `$proof.statements[${i}]`));
   try {
     verifyGrantChain(p.chain, backend);
   } catch (e) {
@@ -341,9 +378,9 @@ export function verifyOverdraftProof(p: OverdraftProof, members: readonly Did[],
   const gid = grantId(shared);
   const known = new Set(members);
   const seen = new Set<Did>();
-  if (p.statements.length === 0) invalid('empty', 'an overdraft proof needs at least one statement');
+  if (statements.length === 0) invalid('empty', 'an overdraft proof needs at least one statement');
   let sum = 0n;
-  for (const ss of p.statements) {
+  for (const ss of statements) {
     const s = ss.statement;
     if (s.grant_id !== gid) invalid('grant', `a statement is about grant ${s.grant_id}, not the shared ${gid}`);
     if (!known.has(s.point)) invalid('not-member', `${s.point} is not a point of the channel`);

@@ -251,3 +251,39 @@ describe('jcp §4.7 conservation (property)', () => {
     );
   });
 });
+
+describe('jcp §4.7 junk at the entry points (STYLE.md): a typed refusal, never a crash', () => {
+  const c = signCheckpoint(G, bob, { state: state(0), spent: { uj: 1n, provenance: 'HwShunt' } });
+  const a = amend(G, c, alice, { budget_uj: 1n });
+  const JUNK: unknown[] = [undefined, null, 0, 1n, 'x', [], {}, { grant: 1 }, { checkpoint: {} }, { amendment: { budget_uj: -1n } }, () => 1, Symbol('s')];
+  const isTyped = (code: string) => !code.startsWith('not a JcpError');
+
+  it('every public function refuses junk in every position with a JcpError', () => {
+    for (const j of JUNK) {
+      const x = j as never;
+      for (const [what, fn] of [
+        ['signCheckpoint grant', () => signCheckpoint(x, bob, { state: state(1) })],
+        ['signCheckpoint agent', () => signCheckpoint(G, x, { state: state(1) })],
+        ['signCheckpoint fields', () => signCheckpoint(G, bob, x)],
+        ['signCheckpoint state', () => signCheckpoint(G, bob, { state: x })],
+        ['signCheckpoint spent', () => signCheckpoint(G, bob, { state: state(1), spent: x })],
+        ['signCheckpoint prev', () => signCheckpoint(G, bob, { state: state(1), prev: x })],
+        ['amend grant', () => amend(x, c, alice, { budget_uj: 1n })],
+        ['amend checkpoint', () => amend(G, x, alice, { budget_uj: 1n })],
+        ['amend amender', () => amend(G, c, x, { budget_uj: 1n })],
+        ['amend fields', () => amend(G, c, alice, x)],
+        ['amend budget', () => amend(G, c, alice, { budget_uj: x })],
+        ['amend actions', () => amend(G, c, alice, { budget_uj: 1n, actions: x })],
+        ['verifyAmendment amendment', () => verifyAmendment(G, c, x)],
+        ['verifyAmendment prev', () => verifyAmendment(G, c, a, x)],
+        ['verifyContinuation continuation', () => verifyContinuation(G, c, a, x)],
+        ['issueContinuation issuer', () => issueContinuation(G, c, a, x)],
+        ['parseSignedCheckpoint', () => parseSignedCheckpoint(x)],
+        ['parseSignedAmendment', () => parseSignedAmendment(x)],
+      ] as Array<[string, () => unknown]>) {
+        const code = codeOf(fn);
+        expect([what, String(j), isTyped(code)]).toEqual([what, String(j), true]);
+      }
+    }
+  });
+});

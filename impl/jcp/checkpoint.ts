@@ -39,12 +39,12 @@
 import { bytesEqual } from '../bytes.ts';
 import { decodeCanonical, encodeCanonical, type CborInput, type CborMap, type CborValue } from '../cbor/index.ts';
 import { isProvenance, type Provenance } from '../energy/cost.ts';
-import { JcpError, type JcpErrorCode } from '../errors.ts';
+import { isJcpError, JcpError, type JcpErrorCode } from '../errors.ts';
 import { blake3 } from '../hash/blake3.ts';
 import { didPublicKey, isDidKey } from '../identity/did-key.ts';
 import { defaultEd25519, type Ed25519, type KeyPair } from '../identity/ed25519.ts';
 import { contentIdOfBytes, isContentId } from './content-id.ts';
-import { grantToCbor } from './codec.ts';
+import { grantToCbor, parseSignedGrant, signedGrantToCbor } from './codec.ts';
 import { grantId, signGrant, verifyGrantSignature } from './grant.ts';
 import type { ContentId, Did, Grant, SignedGrant } from './types.ts';
 
@@ -96,6 +96,33 @@ const fail = (code: JcpErrorCode, msg: string, detail?: Record<string, unknown>)
   throw new JcpError(code, msg, detail);
 };
 
+/**
+ * Validates at the boundary by round-trip (encode, strict-decode, strict-parse), on a snapshot of the input, so every
+ * rule below works on a well-formed frozen value. Anything that is not even shaped like the object (undefined, a
+ * number, a look-alike missing its fields) is refused with `code` rather than crashing.
+ */
+function _snapshot<T>(code: JcpErrorCode, what: string, x: unknown, roundTrip: () => T): T {
+  if (typeof x !== 'object' || x === null) return fail(code, `${what} must be an object`);
+  try {
+    return roundTrip();
+  } catch (e) {
+    if (isJcpError(e)) throw e;
+    return fail(code, `${what} is not well-formed: ${String(e)}`);
+  }
+}
+
+const _grant = (sg: unknown): SignedGrant =>
+  _snapshot('ERR_GRANT_MALFORMED', 'the grant', sg, () => parseSignedGrant(decodeCanonical(encodeCanonical(signedGrantToCbor(sg as SignedGrant)))));
+const _checkpoint = (sc: unknown, what = 'the checkpoint'): SignedCheckpoint =>
+  _snapshot('ERR_CHECKPOINT_MALFORMED', what, sc, () => parseSignedCheckpoint(decodeCanonical(encodeCanonical(signedCheckpointToCbor(sc as SignedCheckpoint)))));
+const _amendment = (sa: unknown): SignedAmendment =>
+  _snapshot('ERR_AMENDMENT_MALFORMED', 'the amendment', sa, () => parseSignedAmendment(decodeCanonical(encodeCanonical(signedAmendmentToCbor(sa as SignedAmendment)))));
+const _signer = (k: unknown): KeyPair => {
+  const kp = k as KeyPair;
+  if (typeof k !== 'object' || k === null || typeof kp.did !== 'string' || !(kp.seed instanceof Uint8Array)) return fail('ERR_BAD_ARGUMENT', 'the signing key must be a KeyPair {seed, publicKey, did}');
+  return kp;
+};
+
 // ---- canonical CBOR ------------------------------------------------------------------------------------------------
 
 /** The CBOR value of a checkpoint; absent spent / prev omitted. */
@@ -104,7 +131,7 @@ export function checkpointToCbor(c: Checkpoint): CborInput {
     grant_id: c.grant_id,
     agent: c.agent,
     state: c.state,
-    spent: c.spent === undefined ? undefined : { uj: c.spent.uj, provenance: c.spent.provenance },
+    spent: c.spent === undefined || c.spent === null ? c.spent : { uj: c.spent.uj, provenance: c.spent.provenance },
     prev: c.prev,
   };
 }
@@ -115,7 +142,7 @@ export function amendmentToCbor(a: Amendment): CborInput {
     checkpoint: a.checkpoint,
     amender: a.amender,
     budget_uj: a.budget_uj,
-    actions: a.actions === undefined ? undefined : [...a.actions],
+    actions: Array.isArray(a.actions) ? [...(a.actions as readonly string[])] : (a.actions as undefined),
     expiry: a.expiry,
     instructions: a.instructions,
   };
@@ -284,7 +311,11 @@ export interface CheckpointFields {
  * (ERR_CHECKPOINT_NOT_AGENT), a malformed field (ERR_CHECKPOINT_MALFORMED) and a step breaking the run rules
  * ({@link checkRunStep}).
  */
-export function signCheckpoint(grant: SignedGrant, agent: KeyPair, f: CheckpointFields, backend: Ed25519 = defaultEd25519()): SignedCheckpoint {
+export function signCheckpoint(grantIn: SignedGrant, agentIn: KeyPair, fIn: CheckpointFields, backend: Ed25519 = defaultEd25519()): SignedCheckpoint {
+  const grant = _grant(grantIn);
+  const agent = _signer(agentIn);
+  if (typeof fIn !== 'object' || fIn === null) fail('ERR_CHECKPOINT_MALFORMED', 'the checkpoint fields must be an object {state, spent?, prev?}');
+  const f: CheckpointFields = { ...fIn, ...(fIn.prev !== undefined ? { prev: _checkpoint(fIn.prev, 'the previous checkpoint') } : {}) };
   const g = grant.grant;
   // jcp §4.7: "the checkpoint's author is the agent (the grant's subject), which commits to its own state"
   if (agent.did !== g.subject) fail('ERR_CHECKPOINT_NOT_AGENT', `${agent.did} is not the grant's subject ${g.subject}: only the agent checkpoints its run`);
@@ -307,7 +338,10 @@ export function signCheckpoint(grant: SignedGrant, agent: KeyPair, f: Checkpoint
  * (ERR_CHECKPOINT_NOT_AGENT), the signature (ERR_CHECKPOINT_SIGNATURE_INVALID) — and, when it names a predecessor, the
  * run rules against that predecessor, which must then be presented (ERR_CHECKPOINT_RUN_BROKEN otherwise).
  */
-export function verifyCheckpoint(grant: SignedGrant, sc: SignedCheckpoint, prev?: SignedCheckpoint, backend: Ed25519 = defaultEd25519()): void {
+export function verifyCheckpoint(grantIn: SignedGrant, scIn: SignedCheckpoint, prevIn?: SignedCheckpoint, backend: Ed25519 = defaultEd25519()): void {
+  const grant = _grant(grantIn);
+  const sc = _checkpoint(scIn);
+  const prev = prevIn === undefined ? undefined : _checkpoint(prevIn, 'the previous checkpoint');
   const g = grant.grant;
   const c = sc.checkpoint;
   if (!verifyGrantSignature(grant, backend)) fail('ERR_STEERED_GRANT_INVALID', "the grant's issuer signature does not verify");
@@ -367,13 +401,17 @@ export interface AmendmentFields {
  * detail.axis) and a budget above the remainder (ERR_AMENDMENT_ABOVE_REMAINDER).
  */
 export function amend(
-  grant: SignedGrant,
-  checkpoint: SignedCheckpoint,
-  amender: KeyPair,
+  grantIn: SignedGrant,
+  checkpointIn: SignedCheckpoint,
+  amenderIn: KeyPair,
   f: AmendmentFields,
   prev?: SignedCheckpoint,
   backend: Ed25519 = defaultEd25519(),
 ): SignedAmendment {
+  const grant = _grant(grantIn);
+  const checkpoint = _checkpoint(checkpointIn);
+  const amender = _signer(amenderIn);
+  if (typeof f !== 'object' || f === null) fail('ERR_AMENDMENT_MALFORMED', 'the amendment fields must be an object {budget_uj, actions?, expiry?, instructions?}');
   verifyCheckpoint(grant, checkpoint, prev, backend);
   const raw: Amendment = {
     checkpoint: checkpointId(checkpoint.checkpoint),
@@ -402,11 +440,12 @@ export function verifyAmendment(
   backend: Ed25519 = defaultEd25519(),
 ): Remainder {
   verifyCheckpoint(grant, checkpoint, prev, backend);
-  const a = amendment.amendment;
+  const sa = _amendment(amendment);
+  const a = sa.amendment;
   // jcp §4.7: "Both the amending side and the verifying side MUST enforce this"
-  const fault = _amendmentFault(grant.grant, checkpoint.checkpoint, a);
+  const fault = _amendmentFault(_grant(grant).grant, _checkpoint(checkpoint).checkpoint, a);
   if (fault) fail(...fault);
-  if (!_verifies(backend, amendment.signature, amendmentBytes(a), a.amender)) fail('ERR_AMENDMENT_SIGNATURE_INVALID', "the amendment's signature does not verify under its amender's key");
+  if (!_verifies(backend, sa.signature, amendmentBytes(a), a.amender)) fail('ERR_AMENDMENT_SIGNATURE_INVALID', "the amendment's signature does not verify under its amender's key");
   return remainderAt(grant.grant, checkpoint.checkpoint);
 }
 
@@ -440,7 +479,7 @@ export function issueContinuation(
   backend: Ed25519 = defaultEd25519(),
 ): SignedGrant {
   verifyAmendment(steered, checkpoint, amendment, prev, backend);
-  return signGrant(continuationOf(steered.grant, amendment.amendment), issuer, backend);
+  return signGrant(continuationOf(_grant(steered).grant, _amendment(amendment).amendment), _signer(issuer), backend);
 }
 
 /**
@@ -457,8 +496,8 @@ export function verifyContinuation(
   backend: Ed25519 = defaultEd25519(),
 ): Remainder {
   const rem = verifyAmendment(steered, checkpoint, amendment, prev, backend);
-  const want = continuationOf(steered.grant, amendment.amendment);
-  const got = continuation.grant;
+  const want = continuationOf(_grant(steered).grant, _amendment(amendment).amendment);
+  const got = _grant(continuation).grant;
   if (!bytesEqual(got.nonce, want.nonce)) {
     fail('ERR_CONTINUATION_UNLINKED', "the continuation's nonce does not link it to the steered grant and this amendment");
   }
@@ -469,6 +508,6 @@ export function verifyContinuation(
     const field = Object.keys(w).find((k) => !bytesEqual(encodeCanonical({ v: g[k] }), encodeCanonical({ v: w[k] })));
     fail('ERR_CONTINUATION_MISMATCH', `the continuation's ${String(field ?? 'bytes')} is not what the amendment determines`, { field: String(field ?? 'bytes') });
   }
-  if (!verifyGrantSignature(continuation, backend)) fail('ERR_CONTINUATION_MISMATCH', "the continuation's issuer signature does not verify", { field: 'signature' });
+  if (!verifyGrantSignature(_grant(continuation), backend)) fail('ERR_CONTINUATION_MISMATCH', "the continuation's issuer signature does not verify", { field: 'signature' });
   return rem;
 }

@@ -80,6 +80,21 @@ describe('jcp §6.1 continuations', () => {
     expect(s.point.spent(gid)).toBe(11n);
   });
 
+  it('a host flow check (the AnswersFlowCheck hook) refuses answers with its reason, sealed over the continuation, debiting nothing', () => {
+    const point = createEnforcementPoint({ steward });
+    const relay = createContinuationRelay({ point, steward, flowCheck: ({ exchange }) => (exchange.sent_hash === contentId({ bad: 1 }) ? 'flow-denied' : undefined) });
+    const first = relay.decide({ frame, chain: [grant], caller: bob.did, cost: est(10n), now_s: 1n });
+    relay.bind(first.receipt_id, 'h');
+    const x = { handle: 'h', caller: bob.did, cost: est(5n), now_s: 2n, presented: { frame, chain: [grant] } };
+    const d = relay.next({ ...x, sent_hash: contentId({ bad: 1 }) });
+    expect([d.verdict, d.deny_reason]).toEqual(['deny', 'flow-denied']);
+    expect(verifyReceipt(d.receipt, { steward: steward.did }).core.payload_hash).toBe(contentId({ continues: first.receipt_id, handle: 'h', sent: contentId({ bad: 1 }) }));
+    expect(point.spent(gid)).toBe(10n);
+    expect(relay.next({ ...x, sent_hash: contentId({ ok: 1 }) }).verdict).toBe('allow');
+    expect(codeOf(() => createContinuationRelay({ point, steward: mallory }))).toBe('ERR_BAD_ARGUMENT');
+    expect(codeOf(() => relay.next({ ...x, sent_hash: 'nope' }))).toBe('ERR_BAD_ARGUMENT');
+  });
+
   it('bind accepts only an allowed request decided here', () => {
     const s = setup();
     const denied = s.relay.decide({ frame, chain: [grant], caller: mallory.did, cost: est(1n), now_s: 1n });

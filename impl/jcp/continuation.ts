@@ -12,13 +12,13 @@
 // - The closing record is decided through the gate like any frame: a data frame is Deny(untrusted-control) by §7's
 //   first check, so it debits nothing. Its cost_uj is the metered sum, its energy_coverage Partial unless the meter
 //   read the work between exchanges, its provenance the weakest of the figures summed.
-import { PROVENANCES, type Cost, type Provenance } from '../energy/cost.ts';
+import { isProvenance, PROVENANCES, type Cost, type Provenance } from '../energy/cost.ts';
 import { JcpError } from '../errors.ts';
 import { defaultEd25519, type Ed25519, type KeyPair } from '../identity/ed25519.ts';
 import { decodeCanonical, encodeCanonical, type CborInput } from '../cbor/index.ts';
 import type { ReceiptCoreV2 } from '../receipt/core.ts';
 import { sealReceipt } from '../receipt/seal.ts';
-import { frameToCbor, parseFrame } from './codec.ts';
+import { frameToCbor, parseFrame, parseSignedGrant, signedGrantToCbor } from './codec.ts';
 import { contentId, contentIdOfBytes, isContentId } from './content-id.ts';
 import type { Decision, EnforcementPoint } from './enforcement-point.ts';
 import { grantId } from './grant.ts';
@@ -179,6 +179,15 @@ export function joinLabels(labels: readonly Label[]): Label {
   });
 }
 
+const U64_MAX = (1n << 64n) - 1n;
+
+/** The cost rules the point applies (jcp §5): integer microjoules, a known provenance, coverage absent or Partial. */
+function checkCost(c: Cost | undefined, what: string): void {
+  const ok =
+    typeof c === 'object' && c !== null && typeof c.uj === 'bigint' && c.uj >= 0n && c.uj <= U64_MAX && isProvenance(c.provenance) && (c.coverage === undefined || c.coverage === 'Partial');
+  if (!ok) throw new JcpError('ERR_BAD_ARGUMENT', `${what} must be {uj: bigint microjoules, provenance: HwShunt | ModelBased | Estimator, coverage?: "Partial"}`);
+}
+
 function undecided(msg: string): never {
   throw new JcpError('ERR_CONTINUATION_UNDECIDED', msg);
 }
@@ -243,11 +252,21 @@ export function createContinuationRelay(opts: ContinuationRelayOptions): Continu
     if (typeof x !== 'object' || x === null) throw new JcpError('ERR_BAD_ARGUMENT', 'a later exchange must be an object');
     if (typeof x.handle !== 'string') throw new JcpError('ERR_BAD_ARGUMENT', 'a later exchange must name its handle (text)');
     if (!isContentId(x.sent_hash)) throw new JcpError('ERR_BAD_ARGUMENT', 'sent_hash must be a content id');
+    checkCost(x.cost, 'the exchange\'s cost');
     const p = x.presented;
     if (typeof p !== 'object' || p === null || !Array.isArray(p.chain) || p.chain.length === 0 || typeof p.frame !== 'object' || p.frame === null) {
       throw new JcpError('ERR_BAD_ARGUMENT', 'a later exchange presents a frame and a non-empty chain, as any request does');
     }
     parseFrame(decodeCanonical(encodeCanonical(frameToCbor(p.frame)))); // ERR_FRAME_MALFORMED, as the point refuses one
+    // each presented link is read as the wire reads it (ERR_GRANT_MALFORMED), so a refusal never seals over a look-alike
+    p.chain.forEach((sg, i) => {
+      const g = (sg as { grant?: unknown } | null)?.grant as Record<string, unknown> | undefined;
+      const cap = g?.['capability'] as Record<string, unknown> | undefined;
+      if (typeof g !== 'object' || g === null || typeof cap !== 'object' || cap === null || !Array.isArray(cap['actions'])) {
+        throw new JcpError('ERR_BAD_ARGUMENT', `presented.chain[${i}] must be a signed grant {grant, signature}`);
+      }
+      parseSignedGrant(decodeCanonical(encodeCanonical(signedGrantToCbor(sg))), `$presented.chain[${i}]`);
+    });
   }
 
   return Object.freeze({
@@ -330,6 +349,7 @@ export function createContinuationRelay(opts: ContinuationRelayOptions): Continu
     close(handle: string, outcome_digest: ContentId, now_s: bigint, between?: Cost): Closing {
       const w = handles.get(handle) ?? undecided('no work is bound to that handle here');
       if (!isContentId(outcome_digest)) throw new JcpError('ERR_BAD_ARGUMENT', 'outcome_digest must be a content id');
+      if (between !== undefined) checkCost(between, 'between (the meter\'s reading between exchanges)');
       const metered_uj = w.metered_uj + (between?.uj ?? 0n);
       // jcp §6.1: "the record MUST mark that sum Partial (§5.2) unless the meter read the work between them"
       const partial = between === undefined || w.partial || between.coverage === 'Partial';

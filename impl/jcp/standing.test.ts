@@ -158,3 +158,29 @@ describe('property: no sequence of firings mints past the standing grant', () =>
     );
   });
 });
+
+describe('junk at the boundary (STYLE.md)', () => {
+  const JUNK: unknown[] = [undefined, null, 0, 1.5, 'x', [], {}, () => 1, Symbol('s'), { policy: {}, signature: 'sig' }, { grant: {}, signature: new Uint8Array(64) }];
+  const typed = (fn: () => unknown): string => {
+    const c = codeOf(fn);
+    return c === 'accepted' || c.startsWith('not a JcpError') ? c : 'typed';
+  };
+
+  it('every entry point refuses junk with a JcpError, and a refused firing leaves the ledger', () => {
+    const l = createMintLedger();
+    for (const j of JUNK) {
+      const any = j as never;
+      expect(typed(() => authorMintPolicy(any, alice, { event_class: PUSH, per_firing_uj: 1n, max_firings: 1n })), String(j)).toBe('typed');
+      expect(typed(() => authorMintPolicy(standing, any, { event_class: PUSH, per_firing_uj: 1n, max_firings: 1n })), String(j)).toBe('typed');
+      expect(typed(() => authorMintPolicy(standing, alice, any)), String(j)).toBe('typed');
+      // (a safe-integer number is read as the uint it is, as grants read theirs; every other junk value is refused)
+      if (j !== 0) expect(typed(() => authorMintPolicy(standing, alice, { event_class: PUSH, per_firing_uj: any, max_firings: 1n })), String(j)).toBe('typed');
+      for (const k of ['policy', 'standing', 'holder', 'event_class', 'subject', 'nonce'] as const) {
+        expect(typed(() => fire(l, { [k]: any })), `${k} ${String(j)}`).toBe('typed');
+      }
+      expect(typed(() => l.fire(any)), String(j)).toBe('typed');
+    }
+    expect(typed(() => decodeSignedMintPolicy(new Uint8Array([0xa0])))).toBe('typed');
+    expect(ledgerOf(l)).toEqual([0n, 0n]);
+  });
+});

@@ -25,6 +25,7 @@ import { JcpError } from '../errors.ts';
 import { didPublicKey, isDidKey } from '../identity/did-key.ts';
 import { defaultEd25519, type Ed25519, type KeyPair } from '../identity/ed25519.ts';
 import { attenuate } from './attenuate.ts';
+import { _keyPairArg, _signedGrantArg } from './channel.ts';
 import { contentId, contentIdOfBytes, isContentId } from './content-id.ts';
 import { grantId, verifyGrantSignature } from './grant.ts';
 import type { ContentId, Did, Grant, SignedGrant } from './types.ts';
@@ -128,6 +129,15 @@ export function decodeSignedMintPolicy(bytes: Uint8Array): SignedMintPolicy {
   return parseSignedMintPolicy(decodeCanonical(bytes));
 }
 
+/** A signed policy read again as the wire reads it: a look-alike object is refused (ERR_MINT_POLICY_MALFORMED), never trusted. */
+function _snapshotPolicy(sp: SignedMintPolicy): SignedMintPolicy {
+  const o = sp as unknown as { policy?: unknown; signature?: unknown } | null;
+  if (typeof o !== 'object' || o === null || typeof o.policy !== 'object' || o.policy === null || !(o.signature instanceof Uint8Array)) {
+    throw new JcpError('ERR_MINT_POLICY_MALFORMED', 'a signed mint policy is {policy, signature}');
+  }
+  return parseSignedMintPolicy(decodeCanonical(encodeCanonical(signedMintPolicyToCbor(sp))));
+}
+
 // ---- authority and amplification -----------------------------------------------------------------------------------
 
 /** The axis on which a policy would amplify its grant, with why; undefined when it does not. */
@@ -149,15 +159,16 @@ function unauthorized(fault: string, msg: string): never {
  * 'not-issuer' | 'signature' | 'grant-signature') or ERR_MINT_POLICY_AMPLIFIES (detail.axis).
  */
 export function verifyMintPolicy(sp: SignedMintPolicy, standing: SignedGrant, backend: Ed25519 = defaultEd25519()): void {
-  const p = sp.policy;
-  const g = standing.grant;
+  const snap = _snapshotPolicy(sp);
+  const p = snap.policy;
+  const g = _signedGrantArg(standing, 'standing').grant;
   const gid = grantId(g);
   // jcp §4.6: "The policy is bound to one grant by id, signed by that grant's issuer"
   if (p.grant_id !== gid) unauthorized('grant-id', `the policy is bound to grant ${p.grant_id}, not ${gid}`);
   if (p.issuer !== g.issuer) unauthorized('not-issuer', `the policy's issuer ${p.issuer} is not the grant's issuer ${g.issuer}`);
   let ok = false;
   try {
-    ok = backend.verify(sp.signature, mintPolicyBytes(p), didPublicKey(p.issuer));
+    ok = backend.verify(snap.signature, mintPolicyBytes(p), didPublicKey(p.issuer));
   } catch {
     ok = false;
   }
@@ -181,8 +192,9 @@ export interface MintPolicyFields {
  * (ERR_MINT_POLICY_AMPLIFIES, detail.axis), and malformed fields (ERR_MINT_POLICY_MALFORMED).
  */
 export function authorMintPolicy(standing: SignedGrant, issuer: KeyPair, f: MintPolicyFields, backend: Ed25519 = defaultEd25519()): SignedMintPolicy {
-  const g = standing.grant;
-  if (issuer.did !== g.issuer) unauthorized('not-issuer', `${issuer.did} is not the standing grant's issuer ${g.issuer}`);
+  const g = _signedGrantArg(standing, 'standing').grant;
+  if (typeof f !== 'object' || f === null) throw new JcpError('ERR_BAD_ARGUMENT', 'policy fields are {event_class, per_firing_uj, max_firings}');
+  if (_keyPairArg(issuer, 'issuer').did !== g.issuer) unauthorized('not-issuer', `${issuer.did} is not the standing grant's issuer ${g.issuer}`);
   // validated exactly as the wire would read it, so nothing authored here is refused by a parser
   const policy = parseMintPolicy(
     decodeCanonical(encodeCanonical(mintPolicyToCbor({ grant_id: grantId(g), issuer: issuer.did, event_class: f.event_class, per_firing_uj: f.per_firing_uj, max_firings: f.max_firings }))),
@@ -232,8 +244,9 @@ export function createMintLedger(backend: Ed25519 = defaultEd25519()): MintLedge
   return Object.freeze({
     fire(f: Firing): SignedGrant {
       if (typeof f !== 'object' || f === null) throw new JcpError('ERR_BAD_ARGUMENT', 'a firing is {policy, standing, holder, event_class, subject, nonce}');
-      const sp = parseSignedMintPolicy(decodeCanonical(encodeCanonical(signedMintPolicyToCbor(f.policy))));
+      const sp = _snapshotPolicy(f.policy);
       verifyMintPolicy(sp, f.standing, backend);
+      _keyPairArg(f.holder, 'holder');
       const p = sp.policy;
       const pid = mintPolicyId(p);
       const gid = p.grant_id;

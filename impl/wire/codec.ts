@@ -2,7 +2,6 @@
 // prefix, a declared size cap, the caller's signature preimage, and strict parsing. The exact shapes are in WIRE.md.
 // Byte shapes §11 leaves open are fixed here once (ARCHITECTURE.md): text-keyed maps named by the spec's field names;
 // the decision is {verdict, deny_reason?}; a message refused before any decision is a WireRefusal {error, message}.
-import { toHex } from '../bytes.ts';
 import { decodeCanonical, encodeCanonical, type CborInput, type CborMap, type CborValue } from '../cbor/index.ts';
 import { isProvenance, type Cost } from '../energy/cost.ts';
 import { JcpError, isJcpError, ERROR_CODES, type JcpErrorCode } from '../errors.ts';
@@ -103,9 +102,9 @@ export function encodeWireRefusal(r: WireRefusal): Uint8Array {
   return encodeCanonical({ error: r.error, message: r.message });
 }
 
-/** The key under which a request is remembered: the content id of its body (two byte-identical requests are one). */
-export function wireRequestKey(body: Uint8Array): string {
-  return toHex(blake3(body));
+/** The key under which a request is remembered: blake3 of its body, 32 bytes (two byte-identical requests are one). */
+export function wireRequestKey(body: Uint8Array): Uint8Array {
+  return blake3(body);
 }
 
 // ---- framing -------------------------------------------------------------------------------------------------------

@@ -122,7 +122,7 @@ describe('the endpoint decides (jcp §11)', () => {
 
   it('denies unrecorded when the request cannot be recorded, and decides it once recording works', async () => {
     let broken = true;
-    const recorded: string[] = [];
+    const recorded: Uint8Array[] = [];
     const e = endpoint({
       record: (k) => {
         if (broken) throw new Error('disk full');

@@ -2,6 +2,7 @@
 // declared cap, strict canonical bodies, the caller's signature verified before deciding, the endpoint's own clock
 // with a freshness window, and each request decided once (a repeat gets its first response byte for byte).
 import { createServer, type Server, type Socket } from 'node:net';
+import { toHex } from '../bytes.ts';
 import { JcpError, isJcpError } from '../errors.ts';
 import { defaultEd25519, type Ed25519, type KeyPair } from '../identity/ed25519.ts';
 import type { DecisionRequest } from '../jcp/decide.ts';
@@ -34,12 +35,13 @@ export type WireDenyReason = 'bad-signature' | 'stale-request' | 'unrecorded';
  * having decided and debited nothing, when it cannot record the request (jcp §11 "A request it cannot record is
  * denied unrecorded"). `sealRefusal` seals a deny the wire decides before the gate (no debit, not remembered). A durable
  * gate (one that survives restart) implements the same interface; {@link createMemoryWireGate} is the in-memory one.
- * The server calls a gate one request at a time per connection; a gate shared by connections must be safe for that.
+ * The key is blake3 of the request body (32 bytes). The server calls a gate one request at a time per connection;
+ * a gate shared by connections must be safe for that. impl/wire/durable-gate.ts adapts impl/durable's point.
  */
 export interface WireGate {
   /** The steward that seals this gate's receipts. */
   readonly steward: Did;
-  decideOnce(key: string, req: DecisionRequest, encode: (d: Decision) => Uint8Array): { readonly response: Uint8Array } | Promise<{ readonly response: Uint8Array }>;
+  decideOnce(key: Uint8Array, req: DecisionRequest, encode: (d: Decision) => Uint8Array): { readonly response: Uint8Array } | Promise<{ readonly response: Uint8Array }>;
   sealRefusal(req: DecisionRequest, reason: WireDenyReason): Uint8Array | Promise<Uint8Array>;
 }
 
@@ -84,7 +86,7 @@ export interface MemoryWireGateOptions extends EnforcementPointOptions {
   /** The endpoint's freshness window (default {@link WIRE_FRESHNESS_WINDOW_S}); bounds how long a response is kept. */
   readonly window_s?: bigint;
   /** Records a request before it is decided (jcp §11 "record each request it admits before deciding it"); a throw makes it unrecorded. */
-  readonly record?: (key: string, req: DecisionRequest) => void;
+  readonly record?: (key: Uint8Array, req: DecisionRequest) => void;
 }
 
 /** An in-memory gate over an enforcement point, for tests and benches: nothing survives the process. */
@@ -114,9 +116,10 @@ export function createMemoryWireGate(opts: MemoryWireGateOptions): MemoryWireGat
     steward: point.steward,
     point,
     remembered: () => memo.size,
-    decideOnce(key: string, req: DecisionRequest, encode: (d: Decision) => Uint8Array) {
+    decideOnce(key: Uint8Array, req: DecisionRequest, encode: (d: Decision) => Uint8Array) {
       prune(req.now_s);
-      const hit = memo.get(key);
+      const hex = toHex(key);
+      const hit = memo.get(hex);
       // jcp §11: "A request presented again MUST get that same response … and MUST NOT be decided, debited or recorded a second time."
       if (hit) return { response: hit.response };
       try {
@@ -127,7 +130,7 @@ export function createMemoryWireGate(opts: MemoryWireGateOptions): MemoryWireGat
       }
       const response = encode(point.decide(req));
       // jcp §11: "The endpoint MUST remember every request it decided while that request's stamp is inside the window, together with its response."
-      memo.set(key, { response, decided_s: req.now_s });
+      memo.set(hex, { response, decided_s: req.now_s });
       return { response };
     },
     sealRefusal: (req: DecisionRequest, reason: WireDenyReason) => sealWireRefusal(req, reason, opts.steward, point.remaining, backend),

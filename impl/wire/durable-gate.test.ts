@@ -1,0 +1,51 @@
+// The wire endpoint over impl/durable's point (jcp §11 "That holds across a restart"): a request decided before a
+// restart, presented again after it, gets its first response byte for byte and is not debited again.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { toHex } from '../bytes.ts';
+import { deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
+import { contentId } from '../jcp/content-id.ts';
+import { grantId, mintGrant } from '../jcp/grant.ts';
+import { openDurablePoint } from '../durable/point.ts';
+import { verifyReceipt } from '../receipt/verify.ts';
+import { decodeWireReply, encodeWireRequest, signWireRequest } from './codec.ts';
+import { durableWireGate } from './durable-gate.ts';
+import { createWireServer } from './server.ts';
+
+const alice = keyPairFromSeed(deriveSeed('alice'));
+const bob = keyPairFromSeed(deriveSeed('bob'));
+const steward = keyPairFromSeed(deriveSeed('steward'));
+const resource = contentId({ resource: 'tool:search' });
+const T0 = 1_700_000_000n;
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+describe('the wire over a durable point', () => {
+  it('a repeat after a restart gets the first response unchanged and no second debit', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jcp-wire-durable-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'record');
+    const sg = mintGrant(alice, { subject: bob.did, resource, actions: ['call'], budget_uj: 1000n, nonce: new Uint8Array(16).fill(4) });
+    const body = encodeWireRequest(
+      signWireRequest({ frame: { kind: 'tool-call', trust: 'control', grant_id: grantId(sg.grant), action: 'call', resource, payload_hash: contentId({ payload: 'a' }) }, chain: [sg], caller: bob.did, cost: { uj: 300n, provenance: 'HwShunt' }, now: T0 }, bob),
+    );
+    const p1 = openDurablePoint({ path: file, steward, holder: 'wire-test' });
+    const first = await createWireServer({ gate: durableWireGate(p1, steward), now_s: () => T0 }).handle(body);
+    const r = decodeWireReply(first);
+    expect(r.kind === 'response' && verifyReceipt(r.response.receipt, { steward: steward.did }).core.budget_remaining_uj).toBe(700n);
+    p1.close();
+    const p2 = openDurablePoint({ path: file, steward, holder: 'wire-test' });
+    try {
+      expect(p2.spent(grantId(sg.grant))).toBe(300n);
+      const again = await createWireServer({ gate: durableWireGate(p2, steward), now_s: () => T0 + 5n }).handle(body);
+      expect(toHex(again)).toBe(toHex(first));
+      expect(p2.spent(grantId(sg.grant))).toBe(300n);
+    } finally {
+      p2.close();
+    }
+  });
+});
