@@ -28,6 +28,7 @@ import { key, mallory, nonce, rootGrant } from '../fixtures.ts';
 
 const OPTIMISTIC = 'jcp/4.5#channels-spend-optimistically';
 const SETTLE = 'jcp/4.5#statement-verified-and-counted';
+const C17 = 'jcp/9#c17-channels'; // §9: forged, stale, regressing refused; merged ledger binds; overdraft provable
 
 const P1 = key('channel-point-1');
 const P2 = key('channel-point-2');
@@ -59,7 +60,7 @@ describe('jcp §4.5 budget channels', () => {
     expect((await c.ledger()).local_uj).toBe(400n);
   });
 
-  clauseIt([SETTLE], "a settled peer statement is counted against the shared budget: the merged ledger binds", async () => {
+  clauseIt([SETTLE, C17], "a settled peer statement is counted against the shared budget: the merged ledger binds", async () => {
     const g = await shared('merged');
     const a = await open(g, P1);
     const b = await open(g, P2);
@@ -74,7 +75,7 @@ describe('jcp §4.5 budget channels', () => {
     expect(await b.spend(1n)).toEqual({ verdict: 'deny', deny_reason: 'budget-exceeded' });
   });
 
-  clauseIt([SETTLE], 'a forged statement is refused (ERR_STATEMENT_FORGED) and changes nothing', async () => {
+  clauseIt([SETTLE, C17], 'a forged statement is refused (ERR_STATEMENT_FORGED) and changes nothing', async () => {
     const g = await shared('forged');
     const a = await open(g, P1);
     await a.apply(craft({ grant_id: g.grant_id, point: P2.did, spent_uj: 100n, seq: 1n }));
@@ -98,7 +99,7 @@ describe('jcp §4.5 budget channels', () => {
     expect((await a.ledger()).total_uj).toBe(700n);
   });
 
-  clauseIt([SETTLE], 'a stale statement (seq not increasing) is refused (ERR_STATEMENT_STALE) and changes nothing', async () => {
+  clauseIt([SETTLE, C17], 'a stale statement (seq not increasing) is refused (ERR_STATEMENT_STALE) and changes nothing', async () => {
     const g = await shared('stale');
     const a = await open(g, P1);
     const b = await open(g, P2);
@@ -118,7 +119,7 @@ describe('jcp §4.5 budget channels', () => {
     expect(before.total_uj).toBe(300n);
   });
 
-  clauseIt([SETTLE], 'a regressing statement (spent_uj decreasing) is refused (ERR_STATEMENT_REGRESSING) and changes nothing', async () => {
+  clauseIt([SETTLE, C17], 'a regressing statement (spent_uj decreasing) is refused (ERR_STATEMENT_REGRESSING) and changes nothing', async () => {
     const g = await shared('regress');
     const a = await open(g, P1);
     await a.apply(craft({ grant_id: g.grant_id, point: P2.did, spent_uj: 500n, seq: 3n }));
@@ -140,7 +141,7 @@ describe('jcp §4.5 budget channels', () => {
     expect(await a.ledger()).toEqual(before);
   });
 
-  clauseIt([SETTLE, OPTIMISTIC], 'after settlement an overdraft binds both points and is provable from the signed statements', async () => {
+  clauseIt([SETTLE, OPTIMISTIC, C17], 'after settlement an overdraft binds both points and is provable from the signed statements', async () => {
     const g = await shared('overdraft');
     const a = await open(g, P1);
     const b = await open(g, P2);

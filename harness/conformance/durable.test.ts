@@ -144,7 +144,8 @@ interface Audit {
  * budget and each receipt's budget_remaining_uj is what that spend leaves.
  */
 function audit(file: string, acks: Acks, maxN: number): Audit {
-  const bytes = new Uint8Array(fs.readFileSync(file));
+  // a child killed before it created the record leaves none: an empty record
+  const bytes = fs.existsSync(file) ? new Uint8Array(fs.readFileSync(file)) : new Uint8Array(0);
   const scan = scanRecord(bytes); // a torn tail is reported here and never counted
   const byKey = new Map<string, number>();
   for (let n = 0; n <= maxN + 2; n++) byKey.set(toHex(requestKey(n)), n);

@@ -27,6 +27,7 @@ import { fcParams } from '../external-vectors.ts';
 import { alice, bob, carol, cost, frameFor, grantOf, mallory, nonce, point, rootGrant, steward } from '../fixtures.ts';
 
 const NOT_AMPLIFY = 'jcp/4.6#policy-not-amplify';
+const C20 = 'jcp/9#c20-standing'; // §9: firing mints a strictly weaker child; wrong class, exhausted, past budget refused, ledger unchanged
 const PUSH = eventClassId({ source: 'github', event: 'push' });
 const ISSUE = eventClassId({ source: 'github', event: 'issue' });
 const NOW = 100n;
@@ -74,7 +75,7 @@ describe('jcp §4.6 standing grants', () => {
     expect(await ledger(p, foreign, g)).toEqual({ firings: 0n, cumulative_uj: 0n });
   });
 
-  clauseIt([NOT_AMPLIFY], 'a firing mints a strictly weaker child that chain-verifies to the standing grant and is allowed', async () => {
+  clauseIt([C20], 'a firing mints a strictly weaker child that chain-verifies to the standing grant and is allowed', async () => {
     const g = await standingGrant('fire');
     const { signed_policy } = await author(g, 300n, 5n);
     const p = await point();
@@ -94,7 +95,7 @@ describe('jcp §4.6 standing grants', () => {
     expect(alone.deny_reason).toBe('chain-broken');
   });
 
-  clauseIt([NOT_AMPLIFY], 'the wrong event class, an exhausted count and a firing past the budget are refused, the ledger unchanged', async () => {
+  clauseIt([C20], 'the wrong event class, an exhausted count and a firing past the budget are refused, the ledger unchanged', async () => {
     const g = await standingGrant('refusals');
     const { signed_policy } = await author(g, 300n, 5n);
     const p = await point();
@@ -114,7 +115,7 @@ describe('jcp §4.6 standing grants', () => {
     expect(await ledger(p, two, g2)).toEqual({ firings: 2n, cumulative_uj: 200n });
   });
 
-  clauseIt([NOT_AMPLIFY], 'property: no sequence of firings mints past the standing grant or its firing count', async () => {
+  clauseIt([NOT_AMPLIFY, C20], 'property: no sequence of firings mints past the standing grant or its firing count', async () => {
     const events = fc.array(fc.boolean(), { maxLength: 10 });
     let run = 0;
     await assertProperty(

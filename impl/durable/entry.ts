@@ -1,6 +1,6 @@
 // jcp §4.11, §8.1, §11: the entries of a durable decision record and their canonical CBOR shape.
 // Shapes fixed here once (text-keyed maps named by the spec's field names, optional fields omitted, never null):
-//   decision   {kind: "decision", holder, request: {frame, chain, caller, cost, now_s}, verdict, receipt: bstr,
+//   decision   {kind: "decision", holder, request: {frame, chain, caller, cost, now_s, cost_funds?, label?}, verdict, receipt: bstr,
 //               key?: bstr(32), response?: bstr}
 //   outcome    {kind: "outcome", entry: uint (the decision's entry id), outcome: "completed" | "failed", note?: text}
 //   revocation {kind: "revocation", revocation: signed revocation, grant: signed grant}
@@ -8,7 +8,7 @@
 import type { CborInput, CborValue } from '../cbor/index.ts';
 import { isProvenance, type Cost } from '../energy/cost.ts';
 import { JcpError } from '../errors.ts';
-import { frameToCbor, parseFrame, parseSignedGrant, parseSignedRevocation, signedGrantToCbor, signedRevocationToCbor } from '../jcp/codec.ts';
+import { frameToCbor, labelToCbor, parseFrame, parseLabel, parseSignedGrant, parseSignedRevocation, signedGrantToCbor, signedRevocationToCbor } from '../jcp/codec.ts';
 import type { DecisionRequest } from '../jcp/decide.ts';
 import type { SignedGrant, SignedRevocation } from '../jcp/types.ts';
 
@@ -47,9 +47,17 @@ function costToCbor(c: Cost): CborInput {
   return { uj: c.uj, provenance: c.provenance, coverage: c.coverage };
 }
 
-/** The CBOR value of a decision request. */
+/** The CBOR value of a decision request: everything the gate decides over (a price, jcp §4.8, and a label, §4.10, included). */
 export function requestToCbor(r: DecisionRequest): CborInput {
-  return { frame: frameToCbor(r.frame), chain: r.chain.map(signedGrantToCbor), caller: r.caller, cost: costToCbor(r.cost), now_s: r.now_s };
+  return {
+    frame: frameToCbor(r.frame),
+    chain: r.chain.map(signedGrantToCbor),
+    caller: r.caller,
+    cost: costToCbor(r.cost),
+    now_s: r.now_s,
+    cost_funds: r.cost_funds === undefined ? undefined : { currency: r.cost_funds.currency, minor: r.cost_funds.minor },
+    label: r.label === undefined ? undefined : labelToCbor(r.label),
+  };
 }
 
 /** The CBOR value of an entry. */
@@ -107,16 +115,22 @@ function parseCost(v: CborValue | undefined, at: string): Cost {
 
 /** A decision request from its CBOR value (as recorded). Throws ERR_RECORD_CORRUPT, or the codec's code for a bad frame or grant. */
 export function parseRequest(v: CborValue | undefined, at = '$request'): DecisionRequest {
-  const m = asMap(v, at, ['frame', 'chain', 'caller', 'cost', 'now_s']);
+  const m = asMap(v, at, ['frame', 'chain', 'caller', 'cost', 'now_s', 'cost_funds', 'label']);
   const chain = m.get('chain');
   if (!Array.isArray(chain) || chain.length === 0) bad(`${at}.chain`, 'must be a non-empty array of signed grants');
-  return {
+  const req: { -readonly [K in keyof DecisionRequest]: DecisionRequest[K] } = {
     frame: parseFrame(m.get('frame') as CborValue, `${at}.frame`),
     chain: chain.map((g, i) => parseSignedGrant(g, `${at}.chain[${i}]`)),
     caller: text(m, 'caller', at),
     cost: parseCost(m.get('cost'), `${at}.cost`),
     now_s: uint(m, 'now_s', at),
   };
+  if (m.has('cost_funds')) {
+    const f = asMap(m.get('cost_funds'), `${at}.cost_funds`, ['currency', 'minor']);
+    req.cost_funds = { currency: text(f, 'currency', `${at}.cost_funds`), minor: uint(f, 'minor', `${at}.cost_funds`) };
+  }
+  if (m.has('label')) req.label = parseLabel(m.get('label') as CborValue, `${at}.label`);
+  return req;
 }
 
 /** An entry from its recorded CBOR value; throws ERR_RECORD_CORRUPT (or a codec code) naming what is wrong. */

@@ -10,8 +10,10 @@ import { codeOf } from '../_test-support.ts';
 import { bytesEqual } from '../bytes.ts';
 import { encodeCanonical } from '../cbor/index.ts';
 import { createEnforcementPoint } from '../jcp/enforcement-point.ts';
+import { grantId, mintGrant } from '../jcp/grant.ts';
+import { contentId } from '../jcp/content-id.ts';
 import { mintRevocation } from '../jcp/revocation.ts';
-import { CHILD_ID, childGrant, nonce, otherSteward, ROOT_BUDGET_UJ, ROOT_ID, rootGrant, steward, streamCost, streamRequest, requestKey, alice, TOOL } from './_fixtures.ts';
+import { CHILD_ID, childGrant, nonce, otherSteward, ROOT_BUDGET_UJ, ROOT_ID, rootGrant, steward, streamCost, streamRequest, requestKey, alice, bob, TOOL } from './_fixtures.ts';
 import { openDurablePoint, type DurablePointOptions, type RecordedDecision } from './point.ts';
 import { readRecordFile, type RecordIo } from './record.ts';
 
@@ -214,5 +216,32 @@ describe('durable point', () => {
     }
     expect(dp.remaining(rootGrant.grant) < 400n).toBe(true); // the stream did reach the ceiling
     dp.close();
+  });
+
+  it('records a priced, labelled request whole, so its money and tainted spend survive a restart (jcp §4.8, §4.10)', () => {
+    const p = tmpRecord();
+    const priced = mintGrant(alice, { subject: bob.did, resource: TOOL, actions: ['call'], budget_uj: 1000n, budget_funds: { currency: 'EUR', minor: 100n }, nonce: nonce('durable:priced') });
+    const id = grantId(priced.grant);
+    const req = (n: number) => ({
+      frame: { kind: 'tool-call', trust: 'control', grant_id: id, action: 'call', resource: TOOL, payload_hash: contentId({ payload: `priced:${n}` }) } as const,
+      chain: [priced],
+      caller: bob.did,
+      cost: { uj: 10n, provenance: 'HwShunt' as const, coverage: 'Partial' as const },
+      now_s: 5n,
+      cost_funds: { currency: 'EUR', minor: 40n },
+      label: { integrity: 'untrusted' as const, origins: ['web'], readers: 'all' as const },
+    });
+    const mem = createEnforcementPoint({ steward });
+    const a = open(p);
+    for (const n of [0, 1]) expect(bytesEqual(recorded(a.decide(req(n))).receipt, mem.decide(req(n)).receipt)).toBe(true);
+    a.close();
+    const b = open(p);
+    expect(b.replayed).toBe(2);
+    // the third 40-minor request would pass 100 minor: denied after the restart exactly as without one
+    const want = mem.decide(req(2));
+    const got = recorded(b.decide(req(2)));
+    expect(got.deny_reason).toBe(want.deny_reason);
+    expect(bytesEqual(got.receipt, want.receipt)).toBe(true);
+    b.close();
   });
 });

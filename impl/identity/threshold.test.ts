@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { codeOf } from '../_test-support.ts';
 import { bytesEqual, toHex } from '../bytes.ts';
 import { didFromPublicKey } from './did-key.ts';
-import { deriveSeed, nobleEd25519, nodeEd25519 } from './ed25519.ts';
+import { defaultEd25519, deriveSeed, keyPairFromSeed, nobleEd25519, nodeEd25519 } from './ed25519.ts';
+import { contentId } from '../jcp/content-id.ts';
+import { createEnforcementPoint } from '../jcp/enforcement-point.ts';
+import { grantBytes, grantId, verifyGrantSignature } from '../jcp/grant.ts';
+import type { Grant } from '../jcp/types.ts';
 import { dealerShares, dkg, dkgGroup, seededRng, thresholdSign, type ThresholdGroup, type ThresholdShare } from './threshold.ts';
 
 const seed = (label: string) => deriveSeed(`threshold-test:${label}`);
@@ -46,6 +50,23 @@ describe.each([
     }
     // all three may sign too
     expect(nodeEd25519.verify(thresholdSign(g, g.shares, msg, seed('nonce-all')).signature, msg, g.group_public_key)).toBe(true);
+  });
+
+  it('the aggregate is an issuer signature: a grant from the group did:key verifies and is decided allow', () => {
+    const bob = keyPairFromSeed(deriveSeed('bob'));
+    const resource = contentId({ resource: 'tool:search' });
+    const grant: Grant = { issuer: g.did, subject: bob.did, capability: { resource, actions: ['call'] }, budget_uj: 1000n, expiry: 0n, nonce: new Uint8Array(16).fill(7) };
+    const signature = thresholdSign(g, [g.shares[1]!, g.shares[2]!], grantBytes(grant), seed('grant')).signature;
+    expect(defaultEd25519().verify(signature, grantBytes(grant), g.group_public_key)).toBe(true);
+    const sg = { grant, signature };
+    expect(verifyGrantSignature(sg)).toBe(true);
+    const frame = { kind: 'tool-call', trust: 'control', grant_id: grantId(grant), action: 'call', resource, payload_hash: contentId({ payload: 'args' }) } as const;
+    const point = createEnforcementPoint({ steward: keyPairFromSeed(deriveSeed('steward')) });
+    expect(point.decide({ frame, chain: [sg], caller: bob.did, cost: { uj: 42n, provenance: 'HwShunt' }, now_s: 1n }).verdict).toBe('allow');
+    // the same grant under a signature of other bytes is refused
+    const wrong = { grant, signature: thresholdSign(g, g.shares.slice(0, 2), msg, seed('grant-2')).signature };
+    expect(verifyGrantSignature(wrong)).toBe(false);
+    expect(point.decide({ frame, chain: [wrong], caller: bob.did, cost: { uj: 42n, provenance: 'HwShunt' }, now_s: 1n })).toMatchObject({ verdict: 'deny', deny_reason: 'bad-signature' });
   });
 
   it('one share cannot sign: refused as too few, and the share used alone as a key signs nothing valid', () => {

@@ -95,6 +95,23 @@ describe('jcp §6.1 continuations', () => {
     expect(codeOf(() => relay.next({ ...x, sent_hash: 'nope' }))).toBe('ERR_BAD_ARGUMENT');
   });
 
+  it('refuses junk with a JcpError code, never a TypeError, and changes nothing', () => {
+    const s = setup();
+    const junkChains = [[{}], [{ grant: {}, signature: new Uint8Array(64) }], [null], []];
+    for (const chain of junkChains) expect(codeOf(() => s.relay.next(s.later({ handle: 'x', presented: { frame, chain: chain as never } })))).toBe('ERR_BAD_ARGUMENT');
+    expect(codeOf(() => s.relay.next(s.later({ presented: { frame: { ...frame, kind: 'bogus' as never }, chain: [grant] } })))).toBe('ERR_FRAME_MALFORMED');
+    for (const cost of [undefined, { uj: 1, provenance: 'Estimator' }, { uj: -1n, provenance: 'Estimator' }, { uj: 1n, provenance: 'Guess' }]) {
+      expect(codeOf(() => s.relay.next(s.later({ cost: cost as never })))).toBe('ERR_BAD_ARGUMENT');
+    }
+    expect(codeOf(() => s.relay.next(null as never))).toBe('ERR_BAD_ARGUMENT');
+    expect(codeOf(() => s.relay.admit(5 as never, contentId(1)))).toBe('ERR_CONTINUATION_UNDECIDED');
+    expect(codeOf(() => s.relay.admit('task-1', 'nope'))).toBe('ERR_BAD_ARGUMENT');
+    expect(codeOf(() => s.relay.close('task-1', contentId(1), 3n, { uj: 1 } as never))).toBe('ERR_BAD_ARGUMENT');
+    expect(codeOf(() => s.relay.bind(s.first.receipt_id, 7 as never))).toBe('ERR_BAD_ARGUMENT');
+    expect(s.point.spent(gid)).toBe(10n);
+    expect(s.relay.next(s.later()).verdict).toBe('allow'); // the handle survived every refusal
+  });
+
   it('bind accepts only an allowed request decided here', () => {
     const s = setup();
     const denied = s.relay.decide({ frame, chain: [grant], caller: mallory.did, cost: est(1n), now_s: 1n });
