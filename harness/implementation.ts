@@ -305,9 +305,9 @@ export class Implementation {
   async signCheckpoint(
     agent_seed: Uint8Array,
     grant: Uint8Array,
-    f: { readonly state: string; readonly spent?: { readonly uj: bigint; readonly provenance: string }; readonly prev?: Uint8Array },
+    f: { readonly state: string; readonly spent?: { readonly uj: bigint; readonly provenance: string }; readonly prev?: Uint8Array; readonly via?: Uint8Array },
   ): Promise<{ signed_checkpoint: Uint8Array; checkpoint_id: string }> {
-    const r = await this.call('checkpoint.sign', { agent_seed, grant, state: f.state, spent: f.spent ? { ...f.spent } : undefined, prev: f.prev });
+    const r = await this.call('checkpoint.sign', { agent_seed, grant, state: f.state, spent: f.spent ? { ...f.spent } : undefined, prev: f.prev, via: f.via });
     return { signed_checkpoint: r.get('signed_checkpoint') as Uint8Array, checkpoint_id: r.get('checkpoint_id') as string };
   }
   /** The amender steers the run at `checkpoint`; the answer carries the re-issued continuation grant. */
@@ -317,9 +317,10 @@ export class Implementation {
     checkpoint: Uint8Array,
     a: { readonly budget_uj: bigint; readonly actions?: readonly string[]; readonly expiry?: bigint; readonly instructions?: string },
     prev?: Uint8Array,
+    via?: Uint8Array,
   ): Promise<{ signed_amendment: Uint8Array; amendment_id: string; continuation: Minted }> {
     const amendment = omitUndef({ budget_uj: a.budget_uj, actions: a.actions ? [...a.actions] : undefined, expiry: a.expiry, instructions: a.instructions });
-    const r = await this.call('checkpoint.amend', { amender_seed, grant, checkpoint, prev, amendment });
+    const r = await this.call('checkpoint.amend', { amender_seed, grant, checkpoint, prev, via, amendment });
     return { signed_amendment: r.get('signed_amendment') as Uint8Array, amendment_id: r.get('amendment_id') as string, continuation: minted(r.get('continuation') as CborMap) };
   }
   /** The verifying side: a checkpoint+amendment pair (with its continuation, and the prev checkpoint, if given). */
@@ -329,6 +330,7 @@ export class Implementation {
     readonly amendment: Uint8Array;
     readonly continuation?: Uint8Array;
     readonly prev?: Uint8Array;
+    readonly via?: Uint8Array;
   }): Promise<{ checkpoint_id: string; amendment_id: string; remainder_uj?: bigint }> {
     const r = await this.call('checkpoint.verify', { ...p });
     const rem = r.get('remainder_uj');
@@ -447,7 +449,19 @@ export class Implementation {
   async energyPhysicalBound(energy_uj: bigint, duration_ns: bigint, floor_mw: bigint, ceiling_mw: bigint): Promise<string> {
     return (await this.call('energy.physical-bound', { energy_uj, duration_ns, floor_mw, ceiling_mw })).get('finding') as string;
   }
+  /** energy.proc-span — rung 3's end checks: whether a span is a reading, its gaps and coverage (jcp §5.1). */
+  async energyProcSpan(args: Readonly<Record<string, unknown>>): Promise<Readonly<Record<string, unknown>>> {
+    return plain(await this.call('energy.proc-span', { ...args })) as Record<string, unknown>;
+  }
   // ---- end jcp §5 energy ----
+  // ---- jcp §4.11 durable record, one writer per record (C26) ----
+  /** Opens (creating) the durable decision record at `path` as `holder`: exclusively, replayed before it decides anything. */
+  async openDurable(path: string, holder: string, steward_seed: Uint8Array, trust_roots?: Readonly<Record<string, readonly string[]>>): Promise<DurablePointHandle> {
+    const roots = trust_roots ? Object.fromEntries(Object.entries(trust_roots).map(([k, v]) => [k, [...v]])) : undefined;
+    const r = await this.call('durable.open', { path, holder, steward_seed, trust_roots: roots });
+    return new DurablePointHandle(this, r.get('point') as string, U(r.get('replayed')));
+  }
+  // ---- end §4.11 ----
 
   /** @internal used by Point */
   _call(op: string, args: Record<string, unknown>): Promise<CborMap> {
@@ -675,3 +689,37 @@ export class Relay {
   }
 }
 // ---- end §8.1 / §8.2 / §6.1 ----
+
+// ---- jcp §4.11 durable record, one writer per record (C26) ----
+/** What a durable point answered: a recorded decision with its receipt, or a request denied `unrecorded` (no receipt). */
+export interface DurableDecisionResult {
+  readonly verdict: 'allow' | 'deny';
+  readonly deny_reason?: string;
+  readonly receipt?: Uint8Array;
+}
+
+/** A durable enforcement point living inside the implementation under test, holding its record until closed. */
+export class DurablePointHandle {
+  constructor(
+    private readonly impl: Implementation,
+    readonly id: string,
+    /** How many recorded entries the open replayed. */
+    readonly replayed: bigint,
+  ) {}
+  /** Decides as Point.decide; answers only once the decision is recorded. */
+  async decide(d: DecideFields): Promise<DurableDecisionResult> {
+    const r = await this.impl._call('durable.decide', decideArgs(this.id, d));
+    const reason = r.get('deny_reason');
+    const receipt = r.get('receipt');
+    return {
+      verdict: r.get('verdict') as 'allow' | 'deny',
+      ...(typeof reason === 'string' ? { deny_reason: reason } : {}),
+      ...(receipt instanceof Uint8Array ? { receipt } : {}),
+    };
+  }
+  /** Releases the record. */
+  async close(): Promise<void> {
+    await this.impl._call('durable.close', { point: this.id });
+  }
+}
+// ---- end §4.11 ----

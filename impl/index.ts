@@ -12,6 +12,7 @@ export * from './energy/liveness.ts';
 export * from './energy/plausibility.ts';
 export * from './energy/ladder.ts';
 export * from './energy/outcomes.ts';
+export * from './energy/tree.ts';
 export * from './jcp/types.ts';
 export * from './jcp/content-id.ts';
 export * from './jcp/codec.ts';

@@ -39,6 +39,8 @@ import { PROTOCOL_VERSION } from '../protocol/schema.ts';
 import { aggregateReceipts, createContinuationRelay, labelToCbor, replayInto, type ContinuationRelay, type RelayedDecision } from '../../impl/index.ts';
 // jcp §4.8 money (C22), §4.9 metered path (C24), §4.10 flow (C25)
 import { caveatToCbor, parseLabel, type DecisionRequest } from '../../impl/index.ts';
+// jcp §4.11 durable record (C26)
+import { openDurablePoint, type DurablePoint } from '../../impl/index.ts';
 // jcp §5 energy honesty (C9)
 import {
   conservationFloor,
@@ -60,14 +62,19 @@ import {
   type PlausibilityVerdict,
   type RaplZoneSeries,
   type RungEvidence,
+  judgeSelfSpan,
+  judgeTreeSpan,
+  type ProcSpanJudgement,
+  type ThreadRunState,
+  type Walk,
 } from '../../impl/index.ts';
 // jcp §2.1 rotation (C12), §2.2 threshold actors (C13, C18)
 import {
   dealerShares,
   dkg,
-  incept,
+  inceptIdentity,
   keyEventId,
-  rotate,
+  rotateIdentity,
   signedKeyEventFromBytes,
   signedKeyEventToCbor,
   thresholdSign,
@@ -88,6 +95,7 @@ import {
   signedCheckpointToCbor,
   verifyAmendment,
   verifyContinuation,
+  type SignedAmendment,
   type SignedCheckpoint,
 } from '../../impl/index.ts';
 // jcp §4.5 budget channels (C17) and §4.6 standing grants (C20)
@@ -202,6 +210,9 @@ function small(args: CborMap, k: string): number {
 // jcp §4.7 (C21)
 function signedCheckpointFromBytes(b: Uint8Array): SignedCheckpoint {
   return parseSignedCheckpoint(decodeCanonical(b));
+}
+function signedAmendmentFromBytes(b: Uint8Array): SignedAmendment {
+  return parseSignedAmendment(decodeCanonical(b));
 }
 
 // ---- jcp §4.8 / §4.10: a decision request from point.decide / point.authorize arguments ----
@@ -584,6 +595,40 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
             ceiling_mw: uint(a.get('ceiling_mw'), 'ceiling_mw'),
           }),
         }),
+        'energy.proc-span': (a) => {
+          const gaps = a.has('gaps') ? texts(a.get('gaps'), 'gaps') : [];
+          const check = (v: CborValue | undefined, k: string) => {
+            const m = map(v, k);
+            return { before_nj: uint(m.get('before_nj'), `${k}.before_nj`), after_nj: uint(m.get('after_nj'), `${k}.after_nj`) };
+          };
+          const walkOf = (v: CborValue | undefined, k: string): Walk =>
+            list(v, k).map((x, i) => {
+              const m = map(x, `${k}[${i}]`);
+              const exit = optUint(m, 'exit_time');
+              return {
+                pid: Number(uint(m.get('pid'), 'pid')),
+                start_time: uint(m.get('start_time'), 'start_time'),
+                parent: Number(uint(m.get('parent'), 'parent')),
+                reaped_cpu_ns: uint(m.get('reaped_cpu_ns'), 'reaped_cpu_ns'),
+                ...(exit !== undefined ? { exit_time: exit } : {}),
+                threads: texts(m.get('threads'), 'threads') as ThreadRunState[],
+                ...(m.get('child_gone') === 'gone' ? { child_gone: true } : {}),
+              };
+            });
+          const endOf = (v: CborValue | undefined, k: string) => {
+            const m = map(v, k);
+            return { walk: walkOf(m.get('walk'), `${k}.walk`), ...(m.has('confirm') ? { confirm: walkOf(m.get('confirm'), `${k}.confirm`) } : {}) };
+          };
+          let j: ProcSpanJudgement;
+          if (a.has('self')) {
+            const s = map(a.get('self'), 'self');
+            j = judgeSelfSpan(check(s.get('start'), 'self.start'), check(s.get('stop'), 'self.stop'), gaps);
+          } else {
+            const t = map(a.get('tree'), 'tree');
+            j = judgeTreeSpan(endOf(t.get('start'), 'tree.start'), endOf(t.get('stop'), 'tree.stop'), t.get('declaration') === 'declared', gaps);
+          }
+          return { verdict: j.reading ? 'reading' : 'no-reading', ...(j.why_not ? { why_not: j.why_not } : {}), ...(j.coverage ? { coverage: j.coverage } : {}), gaps: [...j.gaps] };
+        },
       };
     })(),
     // ---- end jcp §5 energy ----
@@ -595,9 +640,9 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
     },
     // ---- jcp §2.1 rotation (C12) and §2.2 threshold actors (C13, C18) ----
     'rotation.incept': (a) =>
-      keyEventOut(incept(keyPairFromSeed(bytes(a, 'identity_seed')), bytes(a, 'next_public_key'), bytes(a, 'nonce'))),
+      keyEventOut(inceptIdentity(keyPairFromSeed(bytes(a, 'identity_seed')), bytes(a, 'next_public_key'), bytes(a, 'nonce'))),
     'rotation.rotate': (a) =>
-      keyEventOut(rotate(signedKeyEventFromBytes(bytes(a, 'prior')), keyPairFromSeed(bytes(a, 'signer_seed')), bytes(a, 'next_public_key'), bytes(a, 'nonce'))),
+      keyEventOut(rotateIdentity(signedKeyEventFromBytes(bytes(a, 'prior')), keyPairFromSeed(bytes(a, 'signer_seed')), bytes(a, 'next_public_key'), bytes(a, 'nonce'))),
     'rotation.verify': (a) => {
       const v = verifyKeyLog(byteList(a, 'log').map(signedKeyEventFromBytes));
       return { identity: v.identity, current: v.current, seq: v.seq, next_hash: v.next_hash, head: v.head };
@@ -612,6 +657,7 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
     },
     'threshold.sign': (a) => {
       const signers: ThresholdShare[] = maps(a, 'signers').map((m) => ({ identifier: small(m, 'identifier'), signing_share: bytes(m, 'signing_share') }));
+      if (a.has('nonce_seed') === a.has('nonce_randomness')) throw new JcpError('ERR_BAD_ARGUMENT', 'give exactly one of nonce_seed and nonce_randomness');
       const nonces = a.has('nonce_seed')
         ? bytes(a, 'nonce_seed')
         : maps(a, 'nonce_randomness').map((m) => ({ identifier: small(m, 'identifier'), hiding: bytes(m, 'hiding'), binding: bytes(m, 'binding') }));
@@ -628,6 +674,7 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
         state: text(a, 'state'),
         ...(s ? { spent: { uj: uint(s.get('uj'), 'spent.uj'), provenance: text(s, 'provenance') as never } } : {}),
         ...(a.has('prev') ? { prev: signedCheckpointFromBytes(bytes(a, 'prev')) } : {}),
+        ...(a.has('via') ? { via: signedAmendmentFromBytes(bytes(a, 'via')) } : {}),
       });
       return { signed_checkpoint: encodeCanonical(signedCheckpointToCbor(sc)), checkpoint_id: checkpointId(sc.checkpoint) };
     },
@@ -635,6 +682,7 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
       const grant = signedGrantFromBytes(bytes(a, 'grant'));
       const sc = signedCheckpointFromBytes(bytes(a, 'checkpoint'));
       const prev = a.has('prev') ? signedCheckpointFromBytes(bytes(a, 'prev')) : undefined;
+      const via = a.has('via') ? signedAmendmentFromBytes(bytes(a, 'via')) : undefined;
       const amender = keyPairFromSeed(bytes(a, 'amender_seed'));
       const f = map(a.get('amendment'), 'amendment');
       const sa = amendCheckpoint(
@@ -648,23 +696,26 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
           ...(f.has('instructions') ? { instructions: text(f, 'instructions') } : {}),
         },
         prev,
+        via,
       );
-      const continuation = issueContinuation(grant, sc, sa, amender, prev);
+      const continuation = issueContinuation(grant, sc, sa, amender, prev, via);
       return { signed_amendment: encodeCanonical(signedAmendmentToCbor(sa)), amendment_id: amendmentId(sa.amendment), continuation: minted(continuation) };
     },
     'checkpoint.verify': (a) => {
       const grant = signedGrantFromBytes(bytes(a, 'grant'));
       const sc = signedCheckpointFromBytes(bytes(a, 'checkpoint'));
-      const sa = parseSignedAmendment(decodeCanonical(bytes(a, 'amendment')));
+      const sa = signedAmendmentFromBytes(bytes(a, 'amendment'));
       const prev = a.has('prev') ? signedCheckpointFromBytes(bytes(a, 'prev')) : undefined;
+      const via = a.has('via') ? signedAmendmentFromBytes(bytes(a, 'via')) : undefined;
       const rem = a.has('continuation')
-        ? verifyContinuation(grant, sc, sa, signedGrantFromBytes(bytes(a, 'continuation')), prev)
-        : verifyAmendment(grant, sc, sa, prev);
+        ? verifyContinuation(grant, sc, sa, signedGrantFromBytes(bytes(a, 'continuation')), prev, via)
+        : verifyAmendment(grant, sc, sa, prev, via);
       return { checkpoint_id: checkpointId(sc.checkpoint), amendment_id: amendmentId(sa.amendment), ...(rem.known ? { remainder_uj: rem.uj } : {}) };
     },
     // ---- end §4.7 ----
     ...channelStandingHandlers(point), // jcp §4.5 channels (C17), §4.6 standing grants (C20)
     ...replayAndContinuationHandlers(point), // jcp §8.1 replay, §8.2 group accounting, §6.1 continuations
+    ...durableHandlers(), // jcp §4.11 durable record, one writer per record (C26)
   };
 
   return {
@@ -744,3 +795,37 @@ function replayAndContinuationHandlers(point: (a: CborMap) => EnforcementPoint):
   };
 }
 // ---- end §8.1 / §8.2 / §6.1 ----
+
+// ---- jcp §4.11 durable record, one writer per record (C26) ----
+/** The handlers of durable.open / durable.decide / durable.close: durable points (impl/durable) named d1, d2, … */
+function durableHandlers(): Record<string, (a: CborMap) => CborInput> {
+  const durables = new Map<string, DurablePoint>();
+  let next = 1;
+  const durable = (a: CborMap): DurablePoint => {
+    const id = text(a, 'point');
+    const p = durables.get(id);
+    if (!p) throw new JcpError('ERR_BAD_ARGUMENT', `no open durable point ${id}`);
+    return p;
+  };
+  return {
+    'durable.open': (a) => {
+      const roots: Record<string, string[]> = {};
+      if (a.has('trust_roots')) for (const [k, v] of map(a.get('trust_roots'), 'trust_roots')) roots[String(k)] = texts(v, `trust_roots.${String(k)}`);
+      const p = openDurablePoint({ path: text(a, 'path'), holder: text(a, 'holder'), steward: keyPairFromSeed(bytes(a, 'steward_seed')), trustRoots: roots });
+      const id = `d${next++}`;
+      durables.set(id, p);
+      return { point: id, replayed: BigInt(p.replayed) };
+    },
+    'durable.decide': (a) => {
+      const d = durable(a).decide(decisionRequest(a));
+      if (!d.recorded) return { verdict: d.verdict, deny_reason: d.deny_reason };
+      return { verdict: d.verdict, ...(d.deny_reason !== undefined ? { deny_reason: d.deny_reason } : {}), receipt: d.receipt };
+    },
+    'durable.close': (a) => {
+      durable(a).close();
+      durables.delete(text(a, 'point'));
+      return {};
+    },
+  };
+}
+// ---- end §4.11 ----

@@ -57,6 +57,15 @@ describe('jcp §4.9 the seven variants', () => {
     expect((await (await point()).decide(req([callerBound], 1n))).deny_reason).toBe('caveat-unsatisfied');
   });
 
+  clauseIt(['jcp/4.9#actionin-may-narrow', 'jcp/4.9#caveats-all-hold'], 'ActionIn may narrow below the capability: a granted action outside it is denied caveat-unsatisfied', async () => {
+    const g = await rootGrant({ caveats: [{ ActionIn: ['read'] }], nonce: nonce('action-in-narrow') });
+    expect(grantOf(g).grant.capability.actions).toEqual(['call', 'read']);
+    const p = await point();
+    expect((await p.decide(req([g], 1n))).deny_reason).toBe('caveat-unsatisfied'); // 'call' is granted, not in ActionIn
+    expect((await p.decide(req([g], 1n, { frame: frameFor(g, { action: 'read' }) }))).verdict).toBe('allow');
+    expect((await p.decide(req([g], 1n, { frame: frameFor(g, { action: 'write' }) }))).deny_reason).toBe('action-not-granted');
+  });
+
   clauseIt(['jcp/4.9#no-invented-predicate'], 'a caveat outside the variants — a content predicate the decision point could not evaluate — is refused, never honoured', async () => {
     // the runtime sees payload_hash, never the payload's bytes: a predicate over content cannot be evaluated there
     for (const invented of [{ PayloadContains: 'rm -rf' }, { PayloadMatches: '^ls' }]) {

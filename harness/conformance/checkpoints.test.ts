@@ -54,7 +54,7 @@ const checkpointOf = (b: Uint8Array) => parseSignedCheckpoint(decodeCanonical(b)
 const amendmentOf = (b: Uint8Array) => parseSignedAmendment(decodeCanonical(b));
 
 /** The agent checkpoints under `g` through the implementation under test. */
-function sign(g: Minted, f: { state: string; spent?: { uj: bigint; provenance: string }; prev?: Uint8Array }, agent: KeyPair = bob) {
+function sign(g: Minted, f: { state: string; spent?: { uj: bigint; provenance: string }; prev?: Uint8Array; via?: Uint8Array }, agent: KeyPair = bob) {
   return implementation().signCheckpoint(agent.seed, g.signed_grant, f);
 }
 const spent = (uj: bigint) => ({ uj, provenance: 'HwShunt' });
@@ -102,6 +102,45 @@ describe('jcp §4.7 the checkpoint', () => {
     expect(await codeOf(implementation().verifyCheckpoint({ grant: g.signed_grant, checkpoint: quiet, amendment: a }))).toBe('ERR_CHECKPOINT_RUN_BROKEN');
     const other = await sign(g, { state: state('o-other') });
     expect(await codeOf(implementation().verifyCheckpoint({ grant: g.signed_grant, checkpoint: quiet, amendment: a, prev: other.signed_checkpoint }))).toBe('ERR_CHECKPOINT_RUN_BROKEN');
+  });
+});
+
+describe('jcp §4.7 the run across a continuation, and as the steering side holds it', () => {
+  clauseIt(['jcp/4.7#declared-spend-not-omitted', 'jcp/4.7#declared-spend-not-decrease'], 'a spend stated under the steered grant is still stated under its continuation, whose ledger restarts', async () => {
+    const g = await G();
+    const c0 = await sign(g, { state: state('x0'), spent: spent(400n) });
+    const a = await implementation().amendCheckpoint(alice.seed, g.signed_grant, c0.signed_checkpoint, { budget_uj: 500n });
+    const k = a.continuation;
+    // the first checkpoint under the continuation names the steered one and is linked by the amendment
+    const k0 = await sign(k, { state: state('x1'), spent: spent(5n), prev: c0.signed_checkpoint, via: a.signed_amendment });
+    expect(checkpointOf(k0.signed_checkpoint).checkpoint.prev).toBe(c0.checkpoint_id);
+    expect(await codeOf(sign(k, { state: state('x1'), prev: c0.signed_checkpoint, via: a.signed_amendment }))).toBe('ERR_CHECKPOINT_SPEND_OMITTED');
+    // without the amendment, or under a grant that is not the continuation, the run does not cross
+    expect(await codeOf(sign(k, { state: state('x1'), spent: spent(5n), prev: c0.signed_checkpoint }))).toBe('ERR_CHECKPOINT_RUN_BROKEN');
+    const stranger = await rootGrant({ budget_uj: 500n, nonce: nonce('x-stranger') });
+    expect(await codeOf(sign(stranger, { state: state('x1'), spent: spent(5n), prev: c0.signed_checkpoint, via: a.signed_amendment }))).toBe('ERR_CHECKPOINT_RUN_BROKEN');
+    // the verifying side, shown the crossing: a quiet first checkpoint under the continuation is refused
+    const quiet = rawCheckpoint({ grant_id: k.grant_id, agent: bob.did, state: state('x2'), prev: c0.checkpoint_id });
+    const qa = rawAmendment({ checkpoint: hex(blake3(checkpointBytes(checkpointOf(quiet).checkpoint))), amender: alice.did, budget_uj: 500n });
+    const verifyQuiet = (via?: Uint8Array) => implementation().verifyCheckpoint({ grant: k.signed_grant, checkpoint: quiet, amendment: qa, prev: c0.signed_checkpoint, ...(via ? { via } : {}) });
+    expect(await codeOf(verifyQuiet(a.signed_amendment))).toBe('ERR_CHECKPOINT_SPEND_OMITTED');
+    expect(await codeOf(verifyQuiet())).toBe('ERR_CHECKPOINT_RUN_BROKEN');
+    // and the steered run's figure does not bind the continuation's: 5 µJ after 400 is no decrease
+    const ka = await implementation().amendCheckpoint(alice.seed, k.signed_grant, k0.signed_checkpoint, { budget_uj: 495n }, c0.signed_checkpoint, a.signed_amendment);
+    expect(grantOf(ka.continuation).grant.budget_uj).toBe(495n);
+    expect(await codeOf(implementation().amendCheckpoint(alice.seed, k.signed_grant, k0.signed_checkpoint, { budget_uj: 496n }, c0.signed_checkpoint, a.signed_amendment))).toBe(
+      'ERR_AMENDMENT_ABOVE_REMAINDER',
+    );
+  });
+
+  clauseIt(['jcp/4.7#declared-spend-not-omitted', 'jcp/4.7#both-sides-enforce-remainder'], 'a steering side holding the run refuses a checkpoint that does not extend it: a quiet restart recovers nothing', async () => {
+    const g = await G();
+    const c0 = await sign(g, { state: state('q0'), spent: spent(900n) });
+    // the agent starts "afresh": no prev, no spend — read alone, its ceiling would be the full issued budget
+    const restart = await sign(g, { state: state('q1') });
+    expect(await codeOf(implementation().amendCheckpoint(alice.seed, g.signed_grant, restart.signed_checkpoint, { budget_uj: 1000n }, c0.signed_checkpoint))).toBe('ERR_CHECKPOINT_RUN_BROKEN');
+    const ra = rawAmendment({ checkpoint: restart.checkpoint_id, amender: alice.did, budget_uj: 1000n });
+    expect(await codeOf(implementation().verifyCheckpoint({ grant: g.signed_grant, checkpoint: restart.signed_checkpoint, amendment: ra, prev: c0.signed_checkpoint }))).toBe('ERR_CHECKPOINT_RUN_BROKEN');
   });
 });
 

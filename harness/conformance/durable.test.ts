@@ -14,6 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { clauseIt } from '../clause.ts';
+import { implementation } from '../driver.ts';
+import { bob, cost, frameFor, nonce, payload, rootGrant, steward as stewardKey } from '../fixtures.ts';
+import { codeOf } from '../refusal.ts';
 import {
   blake3,
   grantId,
@@ -76,14 +79,17 @@ interface Run {
   /** Complete lines written so far. */
   readonly lines: string[];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Resolves with the first line starting with `prefix`. */
+  /** Resolves with the first line starting with `prefix` (or, when the child exits first, a line saying so). */
   waitFor(prefix: string): Promise<string>;
+  /** Resolves once `count` lines start with `prefix`, or the child exits. */
+  waitForCount(prefix: string, count: number): Promise<void>;
 }
 
 function runChild(args: readonly string[]): Run {
   const child = spawn(process.execPath, [CHILD, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const waiters: { prefix: string; resolve: (l: string) => void }[] = [];
+  const counters: { prefix: string; left: number; resolve: () => void }[] = [];
   let buf = '';
   let err = '';
   child.stdin!.on('error', () => undefined); // a child killed before it read its line
@@ -98,12 +104,17 @@ function runChild(args: readonly string[]): Run {
         if (line.startsWith(w.prefix)) w.resolve(line);
         else waiters.push(w);
       }
+      for (const c of counters.splice(0)) {
+        if (line.startsWith(c.prefix) && --c.left <= 0) c.resolve();
+        else counters.push(c);
+      }
     }
   });
   child.stderr!.setEncoding('utf8').on('data', (s: string) => (err += s));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.on('close', (code, signal) => {
       for (const w of waiters.splice(0)) w.resolve(`exited ${code} ${signal} ${err.trim()}`);
+      for (const c of counters.splice(0)) c.resolve();
       resolve({ code, signal });
     });
   });
@@ -115,6 +126,11 @@ function runChild(args: readonly string[]): Run {
       const hit = lines.find((l) => l.startsWith(prefix));
       if (hit) return Promise.resolve(hit);
       return new Promise((resolve) => waiters.push({ prefix, resolve }));
+    },
+    waitForCount(prefix: string, count: number): Promise<void> {
+      const left = count - lines.filter((l) => l.startsWith(prefix)).length;
+      if (left <= 0 || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+      return new Promise((resolve) => counters.push({ prefix, left, resolve }));
     },
   };
 }
@@ -250,7 +266,11 @@ referenceOnly('durable record (reference-only: child processes, SIGKILL)', () =>
                 expect(Number(m![3])).toBe(injected);
                 tornReported++;
               }
-              await sleep(Math.floor(rand() * 40));
+              // a random point in the stream rather than in time, so a loaded machine still kills mid-stream: after the
+              // t-th acknowledgement, either at once (its action in flight, its outcome not yet recorded) or a few ms on
+              const t = Math.floor(rand() * 5);
+              if (t > 0) await run.waitForCount('ack', t);
+              if (rand() < 0.5) await sleep(Math.floor(rand() * 4));
             }
             const reachedReady = run.lines.some((l) => l.startsWith('ready'));
             run.child.kill('SIGKILL');
@@ -381,6 +401,34 @@ referenceOnly('durable record (reference-only: child processes, SIGKILL)', () =>
       expect(dp.exclusivity).toMatch(/flock/);
       expect(dp.decide(streamRequest(0, 1n)).verdict).toBe('allow');
       dp.close();
+    },
+  );
+});
+
+// Black-box, through the testee protocol (durable.open / durable.decide / durable.close): one process, two holders.
+describe('durable record through the testee', () => {
+  clauseIt(
+    ['jcp/4.11#single-writer', 'jcp/4.11#exclusive-access-on-open', 'jcp/4.11#fail-start-if-held'],
+    'a second open of a held record is refused ERR_RECORD_LOCKED, before and after the holder decides; once released, it reopens with the spend re-established',
+    async () => {
+      const impl = implementation();
+      const file = path.join(dir, 'black-box.rec');
+      const g = await rootGrant({ budget_uj: 1000n, nonce: nonce('durable:black-box') });
+      const req = (label: string, uj: bigint) => ({ frame: frameFor(g, { payload_hash: payload(label) }), chain: [g.signed_grant], caller: bob.did, cost: cost(uj), now_s: 1n });
+      const a = await impl.openDurable(file, 'holder-A', stewardKey.seed);
+      expect(a.replayed).toBe(0n);
+      expect(await codeOf(impl.openDurable(file, 'holder-B', stewardKey.seed))).toBe('ERR_RECORD_LOCKED');
+      expect((await a.decide(req('first', 700n))).verdict).toBe('allow');
+      // a refused second holder would replay the same record and spend the remaining 300 µJ a second time
+      expect(await codeOf(impl.openDurable(file, 'holder-B', stewardKey.seed))).toBe('ERR_RECORD_LOCKED');
+      await a.close();
+      const b = await impl.openDurable(file, 'holder-B', stewardKey.seed);
+      expect(b.replayed).toBeGreaterThan(0n);
+      const d = await b.decide(req('second', 700n));
+      expect(d.verdict).toBe('deny');
+      expect(d.deny_reason).toBe('budget-exceeded');
+      expect((await b.decide(req('third', 300n))).verdict).toBe('allow');
+      await b.close();
     },
   );
 });

@@ -231,10 +231,11 @@ describe('jcp §5.1 RAPL zones', () => {
       { zone: 'intel-rapl:0:2', name: 'dram', samples: live(3_000n) },
       { zone: 'intel-rapl:1', name: 'psys', samples: live(25_000n) },
       { zone: 'intel-rapl:2', name: 'package-1', samples: live(12_000n) },
+      { zone: 'intel-rapl:3', name: 'dram', samples: live(4_000n) }, // a top-level dram zone: still not CPU energy
     ]);
     expect(r['total_uj']).toBe(energyOver(10_000n, 20) + energyOver(12_000n, 20));
     expect(r['summed']).toEqual(['intel-rapl:0', 'intel-rapl:2']);
-    expect((r['excluded'] as Plain[]).map((x) => x['zone'])).toEqual(['intel-rapl:0:0', 'intel-rapl:0:1', 'intel-rapl:0:2', 'intel-rapl:1']);
+    expect((r['excluded'] as Plain[]).map((x) => x['zone'])).toEqual(['intel-rapl:0:0', 'intel-rapl:0:1', 'intel-rapl:0:2', 'intel-rapl:1', 'intel-rapl:3']);
     // a frozen psys beside live packages does not decline the rung: it is not probed
     const r2 = await impl.energyRapl([
       { zone: 'intel-rapl:0', name: 'package-0', samples: live() },
@@ -451,5 +452,59 @@ describe('jcp §5.5 and §5.6', () => {
     expect(await impl.energyPhysicalBound(2_000_000n, S, 1_000n, 100_000n)).toBe('not-refuted');
     expect(await impl.energyPhysicalBound(100_000_001n, S, 1_000n, 100_000n)).toBe('refuted-above-envelope');
     expect(await impl.energyPhysicalBound(999_999n, S, 1_000n, 100_000n)).toBe('refuted-below-floor');
+  });
+});
+
+describe('jcp §5.1 rung 3: per-process CPU energy, the ends of a span', () => {
+  const root = { pid: 100n, start_time: 5n, parent: 1n, reaped_cpu_ns: 0n, threads: ['waiting'] };
+  const child = { pid: 101n, start_time: 6n, parent: 100n, reaped_cpu_ns: 0n, threads: ['stopped'] };
+  const settled = { walk: [root, child], confirm: [root, child] };
+
+  clauseIt(['jcp/5.1#check-thread-left-core'], 'an end whose reading thread was not seen to leave its core is no reading', async () => {
+    const impl = await implementation();
+    const moved = { before_nj: 1_000n, after_nj: 1_250n };
+    const still = { before_nj: 1_000n, after_nj: 1_000n };
+    expect(await impl.energyProcSpan({ self: { start: moved, stop: moved } })).toEqual({ verdict: 'reading', coverage: 'Whole', gaps: [] });
+    expect((await impl.energyProcSpan({ self: { start: still, stop: moved } }))['verdict']).toBe('no-reading');
+    expect((await impl.energyProcSpan({ self: { start: moved, stop: still } }))['verdict']).toBe('no-reading');
+  });
+
+  clauseIt(['jcp/5.1#member-read-at-rest', 'jcp/5.1#kernel-wait-waited-out'], 'a member running, or in a wait no signal ends, at an end is a gap', async () => {
+    const impl = await implementation();
+    for (const state of ['running', 'uninterruptible']) {
+      const busy = { ...child, threads: ['waiting', state] };
+      const r = await impl.energyProcSpan({ tree: { start: settled, stop: { walk: [root, busy], confirm: [root, busy] }, declaration: 'declared' } });
+      expect(r['coverage'], state).toBe('Partial');
+      expect(r['gaps'], state).toEqual(['unsettled-at-stop']);
+    }
+  });
+
+  clauseIt(['jcp/5.1#walk-confirmed'], 'an end whose walk no agreeing walk confirmed is a gap', async () => {
+    const impl = await implementation();
+    const disagreeing = [
+      [root], // a process missing
+      [root, { ...child, start_time: 7n }], // a reused pid is another process
+      [root, { ...child, parent: 1n }],
+      [{ ...root, reaped_cpu_ns: 10n }, child],
+      [root, { ...child, exit_time: 9n }],
+    ];
+    for (const confirm of disagreeing) {
+      const r = await impl.energyProcSpan({ tree: { start: { walk: [root, child], confirm }, stop: settled, declaration: 'declared' } });
+      expect(r).toMatchObject({ verdict: 'reading', coverage: 'Partial', gaps: ['unconfirmed-walk-at-start'] });
+    }
+    const gone = await impl.energyProcSpan({ tree: { start: settled, stop: { walk: [root, { ...child, child_gone: 'gone' }], confirm: [root, child] }, declaration: 'declared' } });
+    expect(gone['gaps']).toEqual(['unconfirmed-walk-at-stop']);
+    const none = await impl.energyProcSpan({ tree: { start: settled, stop: { walk: [root, child] }, declaration: 'declared' } });
+    expect(none['gaps']).toEqual(['unconfirmed-walk-at-stop']);
+  });
+
+  clauseIt(['jcp/5.1#whole-not-on-empty-list'], 'a tree figure is Whole only with no gap AND the operator declaration, never on an empty list alone', async () => {
+    const impl = await implementation();
+    expect(await impl.energyProcSpan({ tree: { start: settled, stop: settled, declaration: 'declared' } })).toEqual({ verdict: 'reading', coverage: 'Whole', gaps: [] });
+    const undeclared = await impl.energyProcSpan({ tree: { start: settled, stop: settled, declaration: 'undeclared' } });
+    expect(undeclared['coverage']).toBe('Partial');
+    // the declaration does not outweigh evidence: a bill is a gap under it
+    const billed = await impl.energyProcSpan({ tree: { start: settled, stop: settled, declaration: 'declared' }, gaps: ['delegated'] });
+    expect(billed['coverage']).toBe('Partial');
   });
 });

@@ -80,7 +80,7 @@ describe('jcp §4.10 the gate', () => {
     expect(await outcome(p, req([principalOnly], 1n, lbl('principal', ['web'])))).toBe('allow');
   });
 
-  clauseIt(['jcp/4.10#flow-check-position', 'jcp/4.10#not-computed-not-clean'], 'the flow check runs after the signature and subject checks, and before caveats and budget: a tainted call debits nothing', async () => {
+  clauseIt(['jcp/4.10#flow-check-position', 'jcp/4.10#not-computed-not-clean', 'jcp/9#c25-flow'], 'the flow check runs after the signature and subject checks, and before caveats and budget: a tainted call debits nothing', async () => {
     const g = await rootGrant({ budget_uj: 100n, caveats: [flowBelow(lbl('untrusted', ['web'])), { MaxCostUj: 5n }], nonce: nonce('flow-position') });
     const p = await point();
     // before caveats and budget: a tainted call that would also break MaxCostUj and the budget is denied on flow

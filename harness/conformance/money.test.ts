@@ -88,7 +88,7 @@ describe('jcp §4.8 absent money ceiling', () => {
 });
 
 describe('jcp §4.8 priced decisions', () => {
-  clauseIt(['jcp/4.8#grant-may-carry-money-ceiling', 'jcp/4.8#priced-decision-both-ceilings'], 'a money ceiling is signed into the grant and bounds priced spend; allow debits both, deny neither', async () => {
+  clauseIt(['jcp/4.8#grant-may-carry-money-ceiling', 'jcp/4.8#priced-decision-both-ceilings', 'jcp/9#c22-dual-ceilings'], 'a money ceiling is signed into the grant and bounds priced spend; allow debits both, deny neither', async () => {
     const g = await rootGrant({ budget_uj: 1000n, budget_funds: usd(100n), nonce: nonce('money-single') });
     expect(grantOf(g).grant.budget_funds).toEqual(usd(100n));
     // the ceiling is part of the signed bytes: a grant without it has another id
@@ -139,7 +139,7 @@ describe('jcp §4.8 priced decisions', () => {
 });
 
 describe('jcp §4.8 money across a chain', () => {
-  clauseIt(['jcp/4.8#priced-decision-both-ceilings', 'jcp/4.8#child-money-not-amplify'], "siblings share their parent's money as they share its joules; the parent's ceiling bounds the child's spend", async () => {
+  clauseIt(['jcp/4.8#priced-decision-both-ceilings', 'jcp/4.8#child-money-not-amplify', 'jcp/9#c22-dual-ceilings'], "siblings share their parent's money as they share its joules; the parent's ceiling bounds the child's spend", async () => {
     const root = await rootGrant({ budget_uj: 1000n, budget_funds: usd(100n), nonce: nonce('money-chain-root') });
     // plain attenuations: each child inherits USD 100 unchanged
     const c1 = await implementation().attenuate(root.signed_grant, bob.seed, { subject: carol.did, nonce: nonce('money-c1') });

@@ -77,7 +77,7 @@ describe('C12 pre-committed rotation (jcp §2.1)', () => {
     expect(await codeOf(impl.verifyKeyLog([craft(wrong, k0)]))).toBe('ERR_KEY_EVENT_IDENTITY_MISMATCH');
   });
 
-  clauseIt([PRECOMMIT], 'the pre-committed key rotates (without the current key), and the identity DID is stable across rotations', async () => {
+  clauseIt([PRECOMMIT, 'jcp/9#c12-rotation'], 'the pre-committed key rotates (without the current key), and the identity DID is stable across rotations', async () => {
     const impl = implementation();
     const [b0, b1, b2] = await log3();
     // rotate() was handed only the new key's seed: an owner who lost the current key still rotates
@@ -91,7 +91,7 @@ describe('C12 pre-committed rotation (jcp §2.1)', () => {
     expect(await impl.verifyKeyLog([b0!, b1!, b2!])).toEqual({ identity: k0.did, current: k2.did, seq: 2n, next_hash: toHex(blake3(k3.publicKey)), head: keyEventId(e2) });
   });
 
-  clauseIt([PRECOMMIT], 'an un-pre-committed key cannot rotate: refused at mint, and a crafted rotation is refused by the verifier', async () => {
+  clauseIt([PRECOMMIT, 'jcp/9#c12-rotation'], 'an un-pre-committed key cannot rotate: refused at mint, and a crafted rotation is refused by the verifier', async () => {
     const impl = implementation();
     const [b0] = await log3();
     // a thief (or the stolen current key k0) asks the implementation to rotate: refused

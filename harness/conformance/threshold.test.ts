@@ -68,10 +68,12 @@ function combine(shares: readonly ThresholdShareFields[]): Uint8Array {
 const scalarLE = (b: Uint8Array): bigint => b.reduceRight((n, x) => (n << 8n) | BigInt(x), 0n);
 
 describe.each([
-  ['trusted dealer (C13)', dealerGroup],
-  ['DKG (C18)', dkgGroup],
-] as const)('jcp §2.2 a 2-of-3 actor from a %s', (_kind, make) => {
-  clauseIt([SHARES], 'two of three shares sign a standard Ed25519 signature under the group key; one share cannot', async () => {
+  // §9's class line for each: C13 "one share of a 2-of-3 actor cannot sign; two can", C18 "a dealer-free k-of-n
+  // actor signs a standard Ed25519 signature"
+  ['trusted dealer (C13)', dealerGroup, 'jcp/9#c13-threshold'],
+  ['DKG (C18)', dkgGroup, 'jcp/9#c18-dkg'],
+] as const)('jcp §2.2 a 2-of-3 actor from a %s', (_kind, make, classLine) => {
+  clauseIt([SHARES, classLine], 'two of three shares sign a standard Ed25519 signature under the group key; one share cannot', async () => {
     const impl = implementation();
     const g = await make();
     expect(g.shares.map((s) => s.identifier)).toEqual([1, 2, 3]);
@@ -148,7 +150,7 @@ describe.each([
 });
 
 describe('jcp §2.2 distributed key generation (C18)', () => {
-  clauseIt([SHARES], 'every participant computes the same group key; any two shares reconstruct its secret, and no single share is it', async () => {
+  clauseIt([SHARES, 'jcp/9#c18-dkg'], 'every participant computes the same group key; any two shares reconstruct its secret, and no single share is it', async () => {
     const impl = implementation();
     const parts = await impl.thresholdDkg(2, 3, [1, 2, 3].map((i) => seed(`dkg-${i}`)));
     expect(parts.map((p) => p.identifier)).toEqual([1, 2, 3]);

@@ -24,6 +24,7 @@ import {
   type WireTarget,
 } from '../drivers/wire.ts';
 import { bob, mallory, nonce } from '../fixtures.ts';
+import { UnimplementedError } from '../implementation.ts';
 import {
   concatBytes,
   contentId,
@@ -74,13 +75,19 @@ async function ask(c: WireClient, body: Uint8Array): Promise<WireReply> {
   return c.sendBody(body);
 }
 
-/** The reply to raw bytes, or 'closed' when the endpoint closed the connection instead of answering. */
-async function rejection(c: WireClient, bytes: Uint8Array): Promise<WireReply | 'closed'> {
+/** The reply to raw bytes, or 'closed' when the endpoint closed the connection instead of answering; silence fails. */
+async function rejection(c: WireClient, bytes: Uint8Array, ms = 4000): Promise<WireReply | 'closed'> {
+  let timer: NodeJS.Timeout | undefined;
+  const silence = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the endpoint neither answered nor closed the connection within ${ms} ms: the message was not rejected`)), ms);
+  });
   try {
-    return await c.sendRaw(bytes);
+    return await Promise.race([c.sendRaw(bytes), silence]);
   } catch (e) {
     if ((e as { code?: string }).code === 'ERR_WIRE_CLOSED' || /closed|ECONNRESET|EPIPE/.test(String(e))) return 'closed';
     throw e;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -240,6 +247,35 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
         await expectRemaining(t, a, sg, 100n, 'after replay');
       } finally {
         await Promise.all([a.close(), b.close()]);
+      }
+    },
+  );
+
+  clauseIt(
+    ['jcp/11#replay-before-new', 'jcp/11#repeat-gets-same-response', 'jcp/11#repeat-not-redecided'],
+    'across a restart the spend is re-established before anything new is decided, and a repeat still gets its first response',
+    async () => {
+      const t = await wireTarget();
+      // jcp §11 has no restart on the wire: only an endpoint the harness can restart is tested here
+      if (!t.restart) throw new UnimplementedError('wire restart', 'the harness cannot restart an external endpoint (no --endpoint restart hook)');
+      const sg = grantFor(t, 'restart', 1000n);
+      const body = encodeWireRequest(signWireRequest(request(t, sg, { cost: { uj: 250n, provenance: 'Estimator' } }), bob));
+      const c1 = await connectWire(t.urls[0]!);
+      let first: WireResponse;
+      try {
+        first = decided(t, await ask(c1, body)).response;
+        expect(first.decision).toEqual({ verdict: 'allow' });
+      } finally {
+        await c1.close();
+      }
+      await t.restart();
+      const c2 = await connectWire(t.urls[0]!);
+      try {
+        const again = decided(t, await ask(c2, body));
+        expect(toHex(again.response.receipt)).toBe(toHex(first.receipt));
+        await expectRemaining(t, c2, sg, 250n, 'after restart');
+      } finally {
+        await c2.close();
       }
     },
   );

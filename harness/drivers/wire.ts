@@ -1,6 +1,7 @@
 // The wire driver: a live jcp/1 enforcement endpoint (jcp §11) as the thing under test. JCP_ENDPOINT names one
-// (tcp://host:port or unix:/path); without it the reference endpoint (impl/wire) is started in this process on
-// loopback TCP and on a Unix socket in a temp dir, with a fixed clock. The wire carries only WireRequests, so the
+// (tcp://host:port or unix:/path); without it the reference endpoint (impl/wire over impl/durable's point, its record
+// in a temp dir) is started in this process on loopback TCP and on a Unix socket, with a fixed clock, and can be
+// restarted by the tests (an external endpoint cannot: the tests that need it read "unimplemented"). The wire carries only WireRequests, so the
 // transport this driver gives the other conformance tests answers every testee op "unimplemented": a certification of
 // an endpoint tests what the wire can show and reads everything else as not tested.
 //
@@ -23,7 +24,7 @@ import { deriveSeed, keyPairFromSeed, type KeyPair } from '../../impl/identity/e
 import { formatWireEndpoint, parseWireEndpoint } from '../../impl/wire/address.ts';
 import { connectWire } from '../../impl/wire/client.ts';
 import { WIRE_FRESHNESS_WINDOW_S, WIRE_MAX_MESSAGE_BYTES } from '../../impl/wire/codec.ts';
-import { createMemoryWireGate, createWireServer, type MemoryWireGate } from '../../impl/wire/server.ts';
+import { createWireServer, type WireGate } from '../../impl/wire/server.ts';
 import { TesteeFailure, type TesteeInfo, type Transport } from '../implementation.ts';
 import { PROTOCOL_VERSION } from '../protocol/schema.ts';
 
@@ -49,6 +50,8 @@ export interface WireTarget {
   now_s(): bigint;
   /** In process only: the spend the reference holds for a grant (a cross-check beside what receipts show). */
   readonly spent?: (grant_id: string) => bigint;
+  /** In process only: closes the endpoint's durable point and opens it again from its record (a restart). */
+  readonly restart?: () => Promise<void>;
   readonly inProcess: boolean;
   close(): Promise<void>;
 }
@@ -82,10 +85,21 @@ function externalTarget(url: string): WireTarget {
 }
 
 async function inProcessTarget(): Promise<WireTarget> {
+  // loaded here, not at the top: the durable point needs koffi (flock), and only the in-process endpoint needs it
+  const { openDurablePoint } = await import('../../impl/durable/point.ts');
+  const { durableWireGate } = await import('../../impl/wire/durable-gate.ts');
   const steward = keyPairFromSeed(deriveSeed('steward'));
-  const gate: MemoryWireGate = createMemoryWireGate({ steward });
-  const server = createWireServer({ gate, now_s: () => IN_PROCESS_NOW_S });
   const dir = mkdtempSync(join(tmpdir(), 'jcp-wire-'));
+  const open = () => openDurablePoint({ path: join(dir, 'decisions.record'), steward, holder: 'jcp-conformance wire driver' });
+  let point = open();
+  let gate = durableWireGate(point, steward);
+  // the server keeps listening across a restart; only the point behind it is closed and reopened from its record
+  const current: WireGate = {
+    steward: steward.did,
+    decideOnce: (k, req, enc) => gate.decideOnce(k, req, enc),
+    sealRefusal: (req, reason) => gate.sealRefusal(req, reason),
+  };
+  const server = createWireServer({ gate: current, now_s: () => IN_PROCESS_NOW_S });
   const tcp = await server.listen({ host: '127.0.0.1', port: 0 });
   const unix = await server.listen({ path: join(dir, 'endpoint.sock') });
   return {
@@ -96,10 +110,16 @@ async function inProcessTarget(): Promise<WireTarget> {
     issuer: keyPairFromSeed(deriveSeed('alice')),
     label: (s) => s,
     now_s: () => IN_PROCESS_NOW_S,
-    spent: (id) => gate.point.spent(id),
+    spent: (id) => point.spent(id),
+    restart: async () => {
+      point.close();
+      point = open();
+      gate = durableWireGate(point, steward);
+    },
     inProcess: true,
     close: async () => {
       await server.close();
+      point.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

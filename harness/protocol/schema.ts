@@ -167,6 +167,20 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
       optional: ['bound', 'bound_mw', 'floor_mw', 'ceiling_mw', 'mean_draw_mw', 'reason', 'discarded'],
     };
     const FIGURE: Shape = { map: { uj: 'uint', provenance: PROVENANCE, coverage: { enum: ['Partial'] } }, optional: ['coverage'] };
+    const THREAD_CHECK: Shape = { map: { before_nj: 'uint', after_nj: 'uint' } };
+    const MEMBER: Shape = {
+      map: {
+        pid: 'uint',
+        start_time: 'uint',
+        parent: 'uint',
+        reaped_cpu_ns: 'uint',
+        exit_time: 'uint',
+        threads: { array: { enum: ['running', 'stopped', 'waiting', 'uninterruptible', 'halted'] } },
+        child_gone: { enum: ['gone'] },
+      },
+      optional: ['exit_time', 'child_gone'],
+    };
+    const TREE_END: Shape = { map: { walk: { array: MEMBER }, confirm: { array: MEMBER } }, optional: ['confirm'] };
     return {
       'energy.make': {
         about: 'jcp §5, §5.1 (C9)',
@@ -273,6 +287,18 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
         args: { map: { energy_uj: 'uint', duration_ns: 'uint', floor_mw: 'uint', ceiling_mw: 'uint' } },
         result: { map: { finding: 'text' } },
       },
+      'energy.proc-span': {
+        about: 'jcp §5.1 rung 3 (C9)',
+        args: {
+          map: {
+            self: { map: { start: THREAD_CHECK, stop: THREAD_CHECK } },
+            tree: { map: { start: TREE_END, stop: TREE_END, declaration: { enum: ['declared', 'undeclared'] } } },
+            gaps: { array: 'text' },
+          },
+          optional: ['self', 'tree', 'gaps'],
+        },
+        result: { map: { verdict: { enum: ['reading', 'no-reading'] }, why_not: 'text', coverage: { enum: ['Whole', 'Partial'] }, gaps: { array: 'text' } }, optional: ['why_not', 'coverage'] },
+      },
     };
   })(),
   // ---- end jcp §5 energy ----
@@ -334,8 +360,8 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
   'checkpoint.sign': {
     about: 'jcp §4.7 (C21)',
     args: {
-      map: { agent_seed: 'bytes32', grant: 'bytes', state: cid, spent: { map: { uj: 'uint', provenance: PROVENANCE } }, prev: 'bytes' },
-      optional: ['spent', 'prev'],
+      map: { agent_seed: 'bytes32', grant: 'bytes', state: cid, spent: { map: { uj: 'uint', provenance: PROVENANCE } }, prev: 'bytes', via: 'bytes' },
+      optional: ['spent', 'prev', 'via'],
     },
     result: { map: { signed_checkpoint: 'bytes', checkpoint_id: cid } },
   },
@@ -347,15 +373,16 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
         grant: 'bytes',
         checkpoint: 'bytes',
         prev: 'bytes',
+        via: 'bytes',
         amendment: { map: { budget_uj: 'uint', actions: { array: 'text' }, expiry: 'uint', instructions: cid }, optional: ['actions', 'expiry', 'instructions'] },
       },
-      optional: ['prev'],
+      optional: ['prev', 'via'],
     },
     result: { map: { signed_amendment: 'bytes', amendment_id: cid, continuation: MINTED } },
   },
   'checkpoint.verify': {
     about: 'jcp §4.7 (C21)',
-    args: { map: { grant: 'bytes', checkpoint: 'bytes', amendment: 'bytes', continuation: 'bytes', prev: 'bytes' }, optional: ['continuation', 'prev'] },
+    args: { map: { grant: 'bytes', checkpoint: 'bytes', amendment: 'bytes', continuation: 'bytes', prev: 'bytes', via: 'bytes' }, optional: ['continuation', 'prev', 'via'] },
     result: { map: { checkpoint_id: cid, amendment_id: cid, remainder_uj: 'uint' }, optional: ['remainder_uj'] },
   },
   // ---- end §4.7 ----
@@ -451,6 +478,19 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     result: { map: { verdict: VERDICT, deny_reason: 'text', receipt: 'bytes', receipt_id: cid, record: 'bytes' }, optional: ['deny_reason'] },
   },
   // ---- end §8.1 / §8.2 / §6.1 ----
+  // ---- jcp §4.11 durable spend, one writer per record (C26) ----
+  'durable.open': {
+    about: 'jcp §4.11 C26',
+    args: { map: { path: 'text', holder: 'text', steward_seed: 'bytes32', trust_roots: { textMap: { array: did } } }, optional: ['trust_roots'] },
+    result: { map: { point: 'text', replayed: 'uint' } },
+  },
+  'durable.decide': {
+    about: 'jcp §4.11 C26',
+    args: DECIDE_ARGS,
+    result: { map: { verdict: VERDICT, deny_reason: 'text', receipt: 'bytes' }, optional: ['deny_reason', 'receipt'] },
+  },
+  'durable.close': { about: 'jcp §4.11 C26', args: { map: { point: 'text' } }, result: { map: {} } },
+  // ---- end §4.11 ----
 };
 
 /** The envelope of a request. */

@@ -239,6 +239,7 @@ describe('durable point', () => {
     expect(b.replayed).toBe(2);
     // the third 40-minor request would pass 100 minor: denied after the restart exactly as without one
     const want = mem.decide(req(2));
+    expect(want.deny_reason).toBe('funds-exceeded');
     const got = recorded(b.decide(req(2)));
     expect(got.deny_reason).toBe(want.deny_reason);
     expect(bytesEqual(got.receipt, want.receipt)).toBe(true);

@@ -84,7 +84,7 @@ function declineOf(r: CounterResult): Declined | undefined {
   }
   // jcp §5.1: "A span over which no package counter advanced is metered by a lower rung"
   if (r.delta_uj === 0n) return { rung: r.rung, reason: 'did-not-advance', liveness: r.liveness };
-  if (false) {
+  if (r.plausibility && !plausibilityAdmits(r.plausibility)) {
     // jcp §5: unjudgeable "MUST NOT produce a hardware-graded figure either (...) MUST NOT report it as a counter that overran"
     const reason = r.plausibility.verdict === 'indeterminate' ? 'unjudgeable' : 'implausible';
     return { rung: r.rung, reason, detail: r.plausibility.verdict, liveness: r.liveness, plausibility: r.plausibility };

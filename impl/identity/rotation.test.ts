@@ -6,12 +6,12 @@ import { decodeCanonical, encodeCanonical, type CborInput } from '../cbor/index.
 import { blake3 } from '../hash/blake3.ts';
 import { deriveSeed, keyPairFromSeed, defaultEd25519 } from './ed25519.ts';
 import {
-  incept,
+  inceptIdentity,
   keyEventBytes,
   keyEventId,
   nextKeyHash,
   parseSignedKeyEvent,
-  rotate,
+  rotateIdentity,
   signedKeyEventFromBytes,
   signedKeyEventToCbor,
   verifyKeyLog,
@@ -26,9 +26,9 @@ const k3 = keyPairFromSeed(deriveSeed('rot-k3'));
 const thief = keyPairFromSeed(deriveSeed('rot-thief'));
 const n = (b: number) => new Uint8Array(16).fill(b);
 
-const e0 = incept(k0, k1.publicKey, n(0));
-const e1 = rotate(e0, k1, k2.publicKey, n(1));
-const e2 = rotate(e1, k2, k3.publicKey, n(2));
+const e0 = inceptIdentity(k0, k1.publicKey, n(0));
+const e1 = rotateIdentity(e0, k1, k2.publicKey, n(1));
+const e2 = rotateIdentity(e1, k2, k3.publicKey, n(2));
 
 /** Re-signs `event` with `key` exactly as given (to craft logs a honest minter would refuse to make). */
 function forge(event: KeyEvent, key = k0): SignedKeyEvent {
@@ -56,9 +56,9 @@ describe('jcp §2.1 key events', () => {
   });
 
   it('an un-pre-committed key cannot rotate (refused at mint)', () => {
-    expect(codeOf(() => rotate(e0, thief, k2.publicKey, n(9)))).toBe('ERR_KEY_EVENT_HASH_MISMATCH');
+    expect(codeOf(() => rotateIdentity(e0, thief, k2.publicKey, n(9)))).toBe('ERR_KEY_EVENT_HASH_MISMATCH');
     // the stolen current key is not the pre-committed one either
-    expect(codeOf(() => rotate(e0, k0, k2.publicKey, n(9)))).toBe('ERR_KEY_EVENT_HASH_MISMATCH');
+    expect(codeOf(() => rotateIdentity(e0, k0, k2.publicKey, n(9)))).toBe('ERR_KEY_EVENT_HASH_MISMATCH');
   });
 
   it('the verifier names the identity (stable) and the current key at the end of the log', () => {

@@ -96,7 +96,7 @@ function sign(event: KeyEvent, key: KeyPair, backend: Ed25519): SignedKeyEvent {
  * jcp §2.1 inception: seq 0, current = identity = the identity key's did:key, committing to the next key by hash.
  * Only the next key's PUBLIC bytes are needed. Throws ERR_KEY_LENGTH / ERR_KEY_EVENT_MALFORMED on bad input.
  */
-export function incept(identityKey: KeyPair, nextPublicKey: Uint8Array, nonce: Uint8Array, backend: Ed25519 = defaultEd25519()): SignedKeyEvent {
+export function inceptIdentity(identityKey: KeyPair, nextPublicKey: Uint8Array, nonce: Uint8Array, backend: Ed25519 = defaultEd25519()): SignedKeyEvent {
   return sign({ identity: identityKey.did, seq: 0n, current: identityKey.did, next_hash: nextKeyHash(nextPublicKey), nonce: anonce(nonce) }, identityKey, backend);
 }
 
@@ -105,7 +105,7 @@ export function incept(identityKey: KeyPair, nextPublicKey: Uint8Array, nonce: U
  * (refused ERR_KEY_EVENT_HASH_MISMATCH otherwise, so nothing minted here is refused by {@link verifyKeyLog}), and
  * committing to `nextPublicKey`.
  */
-export function rotate(prior: SignedKeyEvent, newKey: KeyPair, nextPublicKey: Uint8Array, nonce: Uint8Array, backend: Ed25519 = defaultEd25519()): SignedKeyEvent {
+export function rotateIdentity(prior: SignedKeyEvent, newKey: KeyPair, nextPublicKey: Uint8Array, nonce: Uint8Array, backend: Ed25519 = defaultEd25519()): SignedKeyEvent {
   const p = prior.event;
   if (nextKeyHash(newKey.publicKey) !== p.next_hash) {
     fail('ERR_KEY_EVENT_HASH_MISMATCH', `${newKey.did} is not the key event ${p.seq} pre-committed to (next_hash ${p.next_hash})`, { seq: String(p.seq + 1n) });

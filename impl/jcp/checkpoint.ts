@@ -30,8 +30,15 @@
 //
 // Readings taken where the spec is open (each also in the report of the tests that depend on it):
 // - "spent" is cumulative under the grant the checkpoint cites. A continuation is a new grant whose ledger starts at
-//   zero at every enforcement point, so its checkpoints declare spend under it. One run, for the monotonicity and
-//   never-omit rules, is the prev-linked checkpoints under one grant: a prev citing another grant is refused.
+//   zero at every enforcement point, so its checkpoints declare spend under it. One run is the prev-linked checkpoints
+//   under a grant and its continuations: within one grant a declared spend never decreases; across the step into a
+//   continuation (a prev under the steered grant, shown by the amendment that steered it, `via`) the figure restarts
+//   with the new ledger, but a spend once stated must still be stated — going quiet under the continuation would
+//   otherwise recover its full issued ceiling. A prev under another grant without that link is refused.
+// - The run rules bind a checkpoint to the predecessor the verifier is shown. A verifier that holds the run (the
+//   issuer, who received every checkpoint) MUST present the last checkpoint it holds as `prev`: a checkpoint that does
+//   not extend it — a quiet restart with no prev, or a fork — is then refused (ERR_CHECKPOINT_RUN_BROKEN). A verifier
+//   shown a checkpoint with no prev and holding nothing earlier has nothing to hold it to.
 // - An amendment MUST only tighten: budget_uj ≤ the steered budget_uj; actions ⊆ the steered actions; expiry no later
 //   (0 = never, as §4.1). A budget past the issued budget is a widening (ERR_AMENDMENT_WIDENS); one within it but past
 //   the remainder of a checkpoint that stated its spend is ERR_AMENDMENT_ABOVE_REMAINDER.
@@ -270,19 +277,30 @@ export function remainderAt(grant: Grant, c: Checkpoint): Remainder {
 }
 
 /**
- * jcp §4.7 the run rules between two successive checkpoints: `next` names `prev` as its predecessor under the same
- * grant and agent (ERR_CHECKPOINT_RUN_BROKEN); a stated spend is never omitted later (ERR_CHECKPOINT_SPEND_OMITTED)
- * and never decreases (ERR_CHECKPOINT_SPEND_DECREASED).
+ * jcp §4.7 the run rules between two successive checkpoints: `next` names `prev` as its predecessor, by the same agent,
+ * under the same grant or under `link.grant` when that is the continuation `link.via` (the amendment bound to `prev`)
+ * determines (ERR_CHECKPOINT_RUN_BROKEN otherwise); a stated spend is never omitted later
+ * (ERR_CHECKPOINT_SPEND_OMITTED) and, under one grant, never decreases (ERR_CHECKPOINT_SPEND_DECREASED).
  */
-export function checkRunStep(prev: Checkpoint, next: Checkpoint): void {
+export function checkRunStep(prev: Checkpoint, next: Checkpoint, link?: { readonly grant: Grant; readonly via?: Amendment }): void {
   if (next.prev !== checkpointId(prev)) fail('ERR_CHECKPOINT_RUN_BROKEN', `the checkpoint's prev ${next.prev ?? '(none)'} is not the id of the checkpoint presented before it`);
-  if (next.grant_id !== prev.grant_id) fail('ERR_CHECKPOINT_RUN_BROKEN', `the checkpoint cites grant ${next.grant_id}, its predecessor ${prev.grant_id}: one run is under one grant`);
   if (next.agent !== prev.agent) fail('ERR_CHECKPOINT_RUN_BROKEN', `the checkpoint's agent ${next.agent} is not its predecessor's ${prev.agent}`);
+  const crosses = next.grant_id !== prev.grant_id;
+  if (crosses) {
+    // the run continues under a continuation only: the amendment bound to prev, whose link the active grant carries
+    const via = link?.via;
+    if (via === undefined || link === undefined) fail('ERR_CHECKPOINT_RUN_BROKEN', `the checkpoint cites grant ${next.grant_id}, its predecessor ${prev.grant_id}, and no amendment links them`);
+    if (via!.checkpoint !== checkpointId(prev)) fail('ERR_CHECKPOINT_RUN_BROKEN', `the amendment presented steers checkpoint ${via!.checkpoint}, not the predecessor ${checkpointId(prev)}`);
+    if (via!.amender !== link!.grant.issuer || !bytesEqual(link!.grant.nonce, continuationNonce(prev.grant_id, amendmentId(via!)))) {
+      fail('ERR_CHECKPOINT_RUN_BROKEN', `grant ${next.grant_id} is not the continuation that amendment ${amendmentId(via!)} determines for grant ${prev.grant_id}`);
+    }
+  }
   if (prev.spent === undefined) return;
   // jcp §4.7: "a checkpoint that once stated a spend MUST NOT later omit it"
   if (next.spent === undefined) fail('ERR_CHECKPOINT_SPEND_OMITTED', `the previous checkpoint stated ${prev.spent.uj} µJ spent; this one omits its spend`);
   // jcp §4.7: "A declared spend is cumulative, so across one run it MUST NOT decrease"
-  if (next.spent!.uj < prev.spent.uj) {
+  // (a continuation's ledger starts at zero, so its first figure is not compared with the steered grant's)
+  if (!crosses && next.spent!.uj < prev.spent.uj) {
     fail('ERR_CHECKPOINT_SPEND_DECREASED', `declared spend ${next.spent!.uj} µJ is below the previous checkpoint's ${prev.spent.uj} µJ`, {
       spent_uj: String(next.spent!.uj),
       previous_uj: String(prev.spent.uj),
@@ -304,6 +322,8 @@ export interface CheckpointFields {
   readonly spent?: SpendClaim;
   /** The run's previous checkpoint (signed), whose rules this one must keep; absent for the run's first. */
   readonly prev?: SignedCheckpoint;
+  /** When `prev` is under the steered grant and this checkpoint under its continuation: the amendment that steered it. */
+  readonly via?: SignedAmendment;
 }
 
 /**
@@ -315,7 +335,11 @@ export function signCheckpoint(grantIn: SignedGrant, agentIn: KeyPair, fIn: Chec
   const grant = _grant(grantIn);
   const agent = _signer(agentIn);
   if (typeof fIn !== 'object' || fIn === null) fail('ERR_CHECKPOINT_MALFORMED', 'the checkpoint fields must be an object {state, spent?, prev?}');
-  const f: CheckpointFields = { ...fIn, ...(fIn.prev !== undefined ? { prev: _checkpoint(fIn.prev, 'the previous checkpoint') } : {}) };
+  const f: CheckpointFields = {
+    ...fIn,
+    ...(fIn.prev !== undefined ? { prev: _checkpoint(fIn.prev, 'the previous checkpoint') } : {}),
+    ...(fIn.via !== undefined ? { via: _amendment(fIn.via) } : {}),
+  };
   const g = grant.grant;
   // jcp §4.7: "the checkpoint's author is the agent (the grant's subject), which commits to its own state"
   if (agent.did !== g.subject) fail('ERR_CHECKPOINT_NOT_AGENT', `${agent.did} is not the grant's subject ${g.subject}: only the agent checkpoints its run`);
@@ -328,7 +352,7 @@ export function signCheckpoint(grantIn: SignedGrant, agentIn: KeyPair, fIn: Chec
   };
   // validated exactly as the wire would read it, so nothing signed here is refused by a parser
   const c = parseCheckpoint(decodeCanonical(encodeCanonical(checkpointToCbor(raw))));
-  if (f.prev !== undefined) checkRunStep(f.prev.checkpoint, c);
+  if (f.prev !== undefined) checkRunStep(f.prev.checkpoint, c, { grant: g, ...(f.via !== undefined ? { via: f.via.amendment } : {}) });
   return Object.freeze({ checkpoint: c, signature: backend.sign(agent.seed, checkpointBytes(c)) });
 }
 
@@ -336,12 +360,21 @@ export function signCheckpoint(grantIn: SignedGrant, agentIn: KeyPair, fIn: Chec
  * jcp §4.7: verifies a signed checkpoint against the grant it cites — the grant's own signature
  * (ERR_STEERED_GRANT_INVALID), the citation (ERR_CHECKPOINT_WRONG_GRANT), the author is the grant's subject
  * (ERR_CHECKPOINT_NOT_AGENT), the signature (ERR_CHECKPOINT_SIGNATURE_INVALID) — and, when it names a predecessor, the
- * run rules against that predecessor, which must then be presented (ERR_CHECKPOINT_RUN_BROKEN otherwise).
+ * run rules against that predecessor, which must then be presented (ERR_CHECKPOINT_RUN_BROKEN otherwise), with `via`
+ * the amendment that steered it when the run crossed into this continuation ({@link checkRunStep}). A verifier that
+ * holds the run presents the last checkpoint it holds as `prev`, so a checkpoint that does not extend it is refused.
  */
-export function verifyCheckpoint(grantIn: SignedGrant, scIn: SignedCheckpoint, prevIn?: SignedCheckpoint, backend: Ed25519 = defaultEd25519()): void {
+export function verifyCheckpoint(
+  grantIn: SignedGrant,
+  scIn: SignedCheckpoint,
+  prevIn?: SignedCheckpoint,
+  viaIn?: SignedAmendment,
+  backend: Ed25519 = defaultEd25519(),
+): void {
   const grant = _grant(grantIn);
   const sc = _checkpoint(scIn);
   const prev = prevIn === undefined ? undefined : _checkpoint(prevIn, 'the previous checkpoint');
+  const via = viaIn === undefined ? undefined : _amendment(viaIn);
   const g = grant.grant;
   const c = sc.checkpoint;
   if (!verifyGrantSignature(grant, backend)) fail('ERR_STEERED_GRANT_INVALID', "the grant's issuer signature does not verify");
@@ -355,7 +388,10 @@ export function verifyCheckpoint(grantIn: SignedGrant, scIn: SignedCheckpoint, p
     if (!_verifies(backend, prev.signature, checkpointBytes(prev.checkpoint), prev.checkpoint.agent)) {
       fail('ERR_CHECKPOINT_SIGNATURE_INVALID', "the previous checkpoint's signature does not verify under its agent's key");
     }
-    checkRunStep(prev.checkpoint, c);
+    if (via !== undefined && !_verifies(backend, via.signature, amendmentBytes(via.amendment), via.amendment.amender)) {
+      fail('ERR_AMENDMENT_SIGNATURE_INVALID', "the amendment linking the run into this continuation does not verify under its amender's key");
+    }
+    checkRunStep(prev.checkpoint, c, { grant: g, ...(via !== undefined ? { via: via.amendment } : {}) });
   }
 }
 
@@ -406,13 +442,14 @@ export function amend(
   amenderIn: KeyPair,
   f: AmendmentFields,
   prev?: SignedCheckpoint,
+  via?: SignedAmendment,
   backend: Ed25519 = defaultEd25519(),
 ): SignedAmendment {
   const grant = _grant(grantIn);
   const checkpoint = _checkpoint(checkpointIn);
   const amender = _signer(amenderIn);
   if (typeof f !== 'object' || f === null) fail('ERR_AMENDMENT_MALFORMED', 'the amendment fields must be an object {budget_uj, actions?, expiry?, instructions?}');
-  verifyCheckpoint(grant, checkpoint, prev, backend);
+  verifyCheckpoint(grant, checkpoint, prev, via, backend);
   const raw: Amendment = {
     checkpoint: checkpointId(checkpoint.checkpoint),
     amender: amender.did,
@@ -437,9 +474,10 @@ export function verifyAmendment(
   checkpoint: SignedCheckpoint,
   amendment: SignedAmendment,
   prev?: SignedCheckpoint,
+  via?: SignedAmendment,
   backend: Ed25519 = defaultEd25519(),
 ): Remainder {
-  verifyCheckpoint(grant, checkpoint, prev, backend);
+  verifyCheckpoint(grant, checkpoint, prev, via, backend);
   const sa = _amendment(amendment);
   const a = sa.amendment;
   // jcp §4.7: "Both the amending side and the verifying side MUST enforce this"
@@ -476,9 +514,10 @@ export function issueContinuation(
   amendment: SignedAmendment,
   issuer: KeyPair,
   prev?: SignedCheckpoint,
+  via?: SignedAmendment,
   backend: Ed25519 = defaultEd25519(),
 ): SignedGrant {
-  verifyAmendment(steered, checkpoint, amendment, prev, backend);
+  verifyAmendment(steered, checkpoint, amendment, prev, via, backend);
   return signGrant(continuationOf(_grant(steered).grant, _amendment(amendment).amendment), _signer(issuer), backend);
 }
 
@@ -493,9 +532,10 @@ export function verifyContinuation(
   amendment: SignedAmendment,
   continuation: SignedGrant,
   prev?: SignedCheckpoint,
+  via?: SignedAmendment,
   backend: Ed25519 = defaultEd25519(),
 ): Remainder {
-  const rem = verifyAmendment(steered, checkpoint, amendment, prev, backend);
+  const rem = verifyAmendment(steered, checkpoint, amendment, prev, via, backend);
   const want = continuationOf(_grant(steered).grant, _amendment(amendment).amendment);
   const got = _grant(continuation).grant;
   if (!bytesEqual(got.nonce, want.nonce)) {

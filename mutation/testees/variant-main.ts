@@ -10,10 +10,12 @@
 //   garbage:<op>             answers <op> with a non-canonical frame
 //   oversize:<op>            answers <op> with a frame header declaring 2 GiB
 //   exit-early               exits before the handshake
+// and the clause mutants of mutation/catalog.ts, by id (built in ./registry.ts); an unknown non-empty id exits 2.
 import { decode as laxDecode } from 'cborg';
 import { createReferenceAdapter } from '../../harness/adapter/reference.ts';
 import { respond, type Adapter } from '../../harness/adapter/respond.ts';
 import { encodeFrame, FrameReader } from '../../harness/protocol/framing.ts';
+import { LEGACY_VARIANTS, MUTANT_BUILDERS } from './registry.ts';
 import {
   decodeCanonical,
   decodeSign1,
@@ -39,6 +41,12 @@ const variant = process.argv[2] ?? '';
 const [fault, faultOp] = variant.split(':') as [string, string | undefined];
 
 if (fault === 'exit-early') process.exit(4);
+// clause mutants (issue 7 item 4): any other id must be a known one, so a typo never serves the faithful reference
+const PROGRAM_FAULTS = ['slow', 'crash', 'garbage', 'oversize'];
+if (variant !== '' && !PROGRAM_FAULTS.includes(fault) && !(LEGACY_VARIANTS as readonly string[]).includes(variant) && !MUTANT_BUILDERS[variant]) {
+  process.stderr.write(`variant-main: unknown variant ${variant}\n`);
+  process.exit(2);
+}
 
 /** A lenient CBOR reader standing in for a non-strict implementation: cborg's lenient defaults, values mapped to ours. */
 function lenient(b: Uint8Array): CborValue {
@@ -114,7 +122,8 @@ function wrap(base: Adapter): Adapter {
   };
 }
 
-const adapter = wrap(createReferenceAdapter());
+const built = MUTANT_BUILDERS[variant]; // a clause mutant, or undefined for the variants above
+const adapter = built ? built(createReferenceAdapter()) : wrap(createReferenceAdapter());
 const reader = new FrameReader();
 process.stdin.on('data', (chunk: Buffer) => {
   for (const req of reader.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)) as CborMap[]) {

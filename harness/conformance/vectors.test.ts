@@ -1,0 +1,119 @@
+// Conformance: the published conformance/v1 vector packs (issue 7), replayed from disk alone against the
+// implementation under test — the in-process reference by default, a testee under JCP_TESTEE — one clauseIt per vector
+// naming the vector's own clause ids. JCP_VECTORS_DIR replays another folder of packs (a copy, or a later version).
+// Then the freeze: the committed packs are exactly what vectors/gen.ts writes (vectors:check), and one changed byte
+// of any pack fails both that check and the replay.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clauseIt } from '../clause.ts';
+import { implementation } from '../driver.ts';
+import { loadPacks, replayVector } from '../../vectors/replay.ts';
+import type { Json, JsonObject, Pack, VectorTest } from '../../vectors/model.ts';
+
+const V1 = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'vectors', 'conformance', 'v1');
+const DIR = process.env['JCP_VECTORS_DIR'] ?? V1;
+const packs = loadPacks(DIR);
+
+for (const { file, pack } of packs) {
+  describe(`conformance/v1 ${file} (${pack.numberOfTests} vectors)`, () => {
+    for (const g of pack.testGroups) {
+      for (const t of g.tests) {
+        clauseIt(t.clauses, `${pack.area} tcId ${t.tcId} ${t.case} [${t.result}]: ${t.comment}`, async () => {
+          expect(await replayVector(implementation(), g.type, t)).toBeUndefined();
+        });
+      }
+    }
+  });
+}
+
+// ---- the freeze: vectors:check and one flipped byte ----------------------------------------------------------------
+
+const isHex = (v: Json): v is string => typeof v === 'string' && v.length >= 2 && v.length % 2 === 0 && /^[0-9a-f]+$/.test(v);
+
+/** The path (keys) of the first hex string inside `v`, depth first. */
+function firstHex(v: Json, path: Array<string | number> = []): Array<string | number> | undefined {
+  if (isHex(v)) return path;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const p = firstHex(v[i]!, [...path, i]);
+      if (p) return p;
+    }
+  } else if (v !== null && typeof v === 'object') {
+    for (const k of Object.keys(v)) {
+      const p = firstHex(v[k]!, [...path, k]);
+      if (p) return p;
+    }
+  }
+  return undefined;
+}
+
+/** `v` with one hex digit of the string at `path` changed: one byte of the pack, still valid JSON and schema. */
+function flipAt(v: JsonObject, path: Array<string | number>): void {
+  let o = v as unknown as Record<string | number, Json>;
+  for (const k of path.slice(0, -1)) o = o[k] as unknown as Record<string | number, Json>;
+  const last = path[path.length - 1]!;
+  const s = o[last] as string;
+  o[last] = ((parseInt(s[0]!, 16) ^ 1).toString(16)) + s.slice(1);
+}
+
+describe('conformance/v1 is frozen: vectors:check, and one changed byte fails check and replay', () => {
+  let fresh = '';
+  let compareDirs: (a: string, b: string) => string | undefined;
+  let checkVectors: (dir?: string) => Promise<string[]>;
+  beforeAll(async () => {
+    ({ compareDirs, checkVectors } = await import('../../vectors/check.ts'));
+    const { generate } = await import('../../vectors/gen.ts');
+    fresh = mkdtempSync(join(tmpdir(), 'jcp-vectors-fresh-'));
+    await generate(fresh, { register: false });
+  }, 120_000);
+  afterAll(() => rmSync(fresh, { recursive: true, force: true }));
+
+  it('vectors:check passes on the committed packs', async () => {
+    expect(await checkVectors(V1)).toEqual([]);
+  }, 120_000);
+
+  for (const { file } of loadPacks(V1)) {
+    for (const side of ['expected', 'inputs'] as const) {
+      it(`${file}: one byte changed in a hex field of a valid vector's ${side} fails both`, async () => {
+        const copy = mkdtempSync(join(tmpdir(), 'jcp-vectors-copy-'));
+        try {
+          cpSync(V1, copy, { recursive: true });
+          const pack = JSON.parse(readFileSync(join(copy, file), 'utf8')) as Pack;
+          const target = pack.testGroups.flatMap((g) => g.tests.map((t) => ({ g, t }))).find(({ t }) => t.result === 'valid' && firstHex(t[side]));
+          expect(target, `${file} has a valid vector with a hex field in its ${side}`).toBeDefined();
+          const { g, t } = target!;
+          const path = firstHex(t[side])!;
+          flipAt(t[side], path);
+          writeFileSync(join(copy, file), `${JSON.stringify(pack, null, 2)}\n`);
+          // vectors:check's comparison names the file
+          expect(compareDirs(copy, fresh)).toMatch(new RegExp(`^${file.replace('.', '\\.')}: first differing byte`));
+          // the replay, reading the copy from disk, fails that vector
+          const reloaded = loadPacks(copy).find((p) => p.file === file)!.pack;
+          const again = reloaded.testGroups.find((x) => x.type === g.type)!.tests.find((x: VectorTest) => x.tcId === t.tcId)!;
+          const failure = await replayVector(implementation(), g.type, again);
+          expect(failure, `replay of ${file} tcId ${t.tcId} with ${side}.${path.join('.')} changed`).toMatch(/^tcId \d+/);
+        } finally {
+          rmSync(copy, { recursive: true, force: true });
+        }
+      });
+    }
+  }
+
+  it('the whole vectors:check fails on a copy with one changed byte, naming the file and path', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'jcp-vectors-copy-'));
+    try {
+      cpSync(V1, copy, { recursive: true });
+      const text = readFileSync(join(copy, 'receipts.json'), 'utf8');
+      const m = /"receipt": "([0-9a-f])/.exec(text)!;
+      const at = m.index + m[0].length - 1;
+      writeFileSync(join(copy, 'receipts.json'), text.slice(0, at) + (parseInt(m[1]!, 16) ^ 1).toString(16) + text.slice(at + 1));
+      const problems = await checkVectors(copy);
+      expect(problems.join('\n')).toMatch(/drift from the committed packs: receipts\.json: first differing byte at offset \d+, at \$\.testGroups\[\d+\]\.tests\[\d+\]\.(inputs|expected)\./);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -1,0 +1,232 @@
+// The clause-mutant kill matrix (issue 7 item 4): runs the conformance suite (harness/conformance, harness/external)
+// against every mutant of mutation/catalog.ts served as a testee (node --import tsx mutation/testees/variant-main.ts
+// <id>, via JCP_TESTEE), and prints mutant × (conformance tests, vector packs alone, property tests), a summary per
+// class and the overall share killed. Writes reports/mutation/kill-matrix.{json,md}. Exits 1 when any mutant survives
+// or the control (the decision copy with no fault) is killed.
+//
+// Usage: tsx mutation/matrix.ts [--only id,id] [--all-files] [--pool N]
+//   Each mutant runs the test files that name a clause of its class or one of its own clauses, plus the vector
+//   replay (harness/conformance/vectors.test.ts) when present; --all-files runs the whole suite for every mutant.
+//   A mutant is killed by tests that FAIL; tests that crash, time out or error against it are reported apart and never
+//   count as a kill (they would be the mutant's own bug, not the suite's catch).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readTestRecord, runCompleted, type TestLine } from '../harness/report/record-reporter.ts';
+import { CONTROL, MUTANTS, PENDING_CLASSES, type Mutant } from './catalog.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SUITE_DIRS = ['harness/conformance', 'harness/external'];
+const VECTOR_REPLAY = 'harness/conformance/vectors.test.ts';
+
+interface Clause {
+  readonly id: string;
+  readonly classes: readonly string[];
+}
+const CLAUSES = (JSON.parse(readFileSync(join(ROOT, 'spec-map', 'clauses', 'jcp.json'), 'utf8')) as { clauses: Clause[] }).clauses;
+const CLAIMED = (JSON.parse(readFileSync(join(ROOT, 'spec-map', 'implemented.json'), 'utf8')) as { classes: string[] }).classes;
+
+/** Which column a test belongs to. */
+export type Column = 'conformance' | 'vectors' | 'property';
+
+/** One mutant's row. */
+export interface Row {
+  readonly id: string;
+  readonly class: string;
+  readonly clauses: readonly string[];
+  readonly files: number;
+  readonly tests: number;
+  /** Failing tests per column. */
+  readonly kills: Readonly<Record<Column, number>>;
+  /** Failing tests that name one of the mutant's clauses. */
+  readonly on_target: number;
+  /** Tests that crashed, timed out or errored (never counted as kills). */
+  readonly faults: number;
+  readonly killed: boolean;
+  readonly wall_s: number;
+  readonly extra_claims: readonly string[];
+  readonly error?: string;
+  readonly sample?: readonly string[];
+}
+
+function suiteFiles(): string[] {
+  return SUITE_DIRS.flatMap((d) =>
+    readdirSync(join(ROOT, d))
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => `${d}/${f}`),
+  ).sort();
+}
+
+/** The test files a mutant runs: those naming one of its clauses or a clause of its class, and the vector replay. */
+function filesFor(m: Mutant, all: readonly string[], allFiles: boolean): string[] {
+  if (allFiles || m === CONTROL) return [...all];
+  const ids = new Set([...m.clauses, ...CLAUSES.filter((c) => c.classes.includes(m.class)).map((c) => c.id)]);
+  return all.filter((f) => {
+    if (f === VECTOR_REPLAY) return true;
+    const src = readFileSync(join(ROOT, f), 'utf8');
+    return [...ids].some((id) => src.includes(`'${id}'`));
+  });
+}
+
+function columnOf(t: TestLine): Column {
+  if (t.file.endsWith(VECTOR_REPLAY) && t.id.includes('conformance/v1 ')) return 'vectors';
+  if (t.title.startsWith('property') || t.id.includes('|properties > ')) return 'property';
+  return 'conformance';
+}
+
+const NOT_A_KILL = new Set(['passed', 'not claimed', 'unimplemented', 'skipped', 'expected failure']);
+const FAULTS = new Set(['crash', 'timeout', 'errored']);
+
+/** Runs `files` against the mutant testee and reads the record. */
+function runOne(m: Mutant, files: readonly string[], tmp: string): Promise<Row> {
+  const record = join(tmp, `${m.id}.jsonl`);
+  const extra = [...new Set([m.class, ...m.clauses.flatMap((id) => CLAUSES.find((c) => c.id === id)?.classes ?? [])])].filter(
+    (c) => PENDING_CLASSES.includes(c) && !CLAIMED.includes(c),
+  );
+  const env: NodeJS.ProcessEnv = { ...process.env, JCP_RECORD: record, JCP_TESTEE: `node --import tsx mutation/testees/variant-main.ts ${m.id}` };
+  if (extra.length) env['JCP_EXTRA_CLAIMS'] = extra.join(',');
+  const started = Date.now();
+  const args = [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files, '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`];
+  return new Promise((done) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let tail = '';
+    const keep = (b: Buffer) => (tail = (tail + b.toString()).slice(-3000));
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('close', () => {
+      const wall_s = Math.round((Date.now() - started) / 100) / 10;
+      const { tests, end } = readTestRecord(record);
+      const kills: Record<Column, number> = { conformance: 0, vectors: 0, property: 0 };
+      let on_target = 0;
+      let faults = 0;
+      const sample: string[] = [];
+      for (const t of tests) {
+        if (NOT_A_KILL.has(t.outcome)) continue;
+        if (FAULTS.has(t.outcome)) {
+          faults++;
+          if (sample.length < 3) sample.push(`${t.outcome}: ${t.id}`);
+          continue;
+        }
+        kills[columnOf(t)]++;
+        if (t.clauses.some((c) => m.clauses.includes(c))) on_target++;
+        if (sample.length < 3) sample.push(`${t.outcome}: ${t.id}`);
+      }
+      const complete = runCompleted(tests, end);
+      const total = kills.conformance + kills.vectors + kills.property;
+      done({
+        id: m.id,
+        class: m.class,
+        clauses: m.clauses,
+        files: files.length,
+        tests: tests.length,
+        kills,
+        on_target,
+        faults,
+        killed: complete && total > 0,
+        wall_s,
+        extra_claims: extra,
+        ...(complete ? {} : { error: `the run did not complete: ${JSON.stringify(end)} ${tail.slice(-600)}` }),
+        ...(sample.length ? { sample } : {}),
+      });
+    });
+  });
+}
+
+async function pool<T, R>(items: readonly T[], n: number, f: (t: T) => Promise<R>, each: (r: R) => void): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await f(items[i]!);
+        each(out[i]!);
+      }
+    }),
+  );
+  return out;
+}
+
+const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+const cell = (n: number, has: boolean) => (has ? (n > 0 ? `killed(${n})` : '-') : 'n/a');
+
+function line(r: Row, hasVectors: boolean): string {
+  const verdict = r.id === CONTROL.id ? (r.killed || r.error ? 'CONTROL KILLED' : 'survives (as it must)') : r.error ? 'ERROR' : r.killed ? 'KILLED' : 'SURVIVED';
+  return `${pad(r.id, 38)} ${pad(r.class, 9)} ${pad(cell(r.kills.conformance, true), 13)} ${pad(cell(r.kills.vectors, hasVectors), 13)} ${pad(cell(r.kills.property, true), 13)} ${pad(`${r.on_target}`, 9)} ${pad(`${r.wall_s}s`, 8)} ${verdict}${r.faults ? ` (${r.faults} crash/timeout/errored, not counted)` : ''}${r.extra_claims.length ? ` [claims ${r.extra_claims.join(',')} added]` : ''}`;
+}
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1]!.split(',') : undefined;
+  const allFiles = argv.includes('--all-files');
+  const n = argv.includes('--pool') ? Number(argv[argv.indexOf('--pool') + 1]) : 2;
+  const all = suiteFiles();
+  const hasVectors = all.includes(VECTOR_REPLAY) && existsSync(join(ROOT, 'vectors', 'conformance', 'v1'));
+  const mutants = [CONTROL, ...MUTANTS].filter((m) => !only || only.includes(m.id));
+  const tmp = mkdtempSync(join(tmpdir(), 'jcp-kill-matrix-'));
+  const started = Date.now();
+  console.log(`kill matrix: ${mutants.length} runs (${MUTANTS.length} mutants + the control), pool ${n}${hasVectors ? '' : '; vector packs: n/a (no replay test found)'}`);
+  console.log(`${pad('mutant', 38)} ${pad('class', 9)} ${pad('conformance', 13)} ${pad('vectors', 13)} ${pad('property', 13)} ${pad('on-target', 9)} ${pad('wall', 8)} verdict`);
+  let rows: Row[];
+  try {
+    rows = await pool(mutants, n, (m) => runOne(m, filesFor(m, all, allFiles), tmp), (r) => console.log(line(r, hasVectors)));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const wall_s = Math.round((Date.now() - started) / 1000);
+  const real = rows.filter((r) => r.id !== CONTROL.id);
+  const control = rows.find((r) => r.id === CONTROL.id);
+  const classes = [...new Set(real.map((r) => r.class))];
+  const perClass = classes.map((c) => {
+    const rs = real.filter((r) => r.class === c);
+    return { class: c, mutants: rs.length, killed: rs.filter((r) => r.killed).length, by_vectors: rs.filter((r) => r.kills.vectors > 0).length };
+  });
+  const killed = real.filter((r) => r.killed).length;
+  const pct = real.length ? Math.round((1000 * killed) / real.length) / 10 : 0;
+  console.log('');
+  for (const c of perClass) console.log(`${pad(c.class, 10)} ${c.killed}/${c.mutants} killed (${Math.round((100 * c.killed) / c.mutants)}%)${hasVectors ? `, ${c.by_vectors} by the vector packs alone` : ''}`);
+  const survivors = real.filter((r) => !r.killed).map((r) => r.id);
+  const byVectors = real.filter((r) => r.kills.vectors > 0).map((r) => r.id);
+  console.log(`overall: ${killed}/${real.length} clause mutants killed (${pct}%); wall ${wall_s}s`);
+  if (hasVectors) console.log(`killed by the vector packs alone: ${byVectors.length}/${real.length}${byVectors.length ? ` (${byVectors.join(', ')})` : ''}`);
+  else console.log('vector packs: n/a (harness/conformance/vectors.test.ts or vectors/conformance/v1 not present)');
+  if (survivors.length) console.log(`SURVIVED: ${survivors.join(', ')}`);
+  const controlOk = !control || (!control.killed && !control.error);
+  if (!controlOk) console.log(`CONTROL KILLED: the decision copy differs from the reference: ${(control?.sample ?? []).join('; ')} ${control?.error ?? ''}`);
+
+  const report = { generated_by: 'mutation/matrix.ts', wall_s, pool: n, all_files: allFiles, vectors_column: hasVectors, overall: { mutants: real.length, killed, percent: pct }, per_class: perClass, survivors, killed_by_vectors: byVectors, control: control ?? null, rows: real };
+  const out = join(ROOT, 'reports', 'mutation');
+  mkdirSync(out, { recursive: true });
+  if (!only) {
+    writeFileSync(join(out, 'kill-matrix.json'), JSON.stringify(report, null, 2) + '\n');
+    const md = [
+      '# Clause-mutant kill matrix',
+      '',
+      `${killed}/${real.length} clause mutants killed (${pct}%), wall ${wall_s}s, pool ${n}. Generated by \`npm run mutation:matrix\` (mutation/matrix.ts); catalog: mutation/catalog.ts.`,
+      '',
+      '| mutant | class | clauses | conformance | vector packs | property | on-target | verdict |',
+      '|---|---|---|---|---|---|---|---|',
+      ...real.map((r) => `| ${r.id} | ${r.class} | ${r.clauses.join(' ')} | ${r.kills.conformance} | ${hasVectors ? r.kills.vectors : 'n/a'} | ${r.kills.property} | ${r.on_target} | ${r.error ? 'error' : r.killed ? 'killed' : 'SURVIVED'} |`),
+      '',
+      '| class | killed |',
+      '|---|---|',
+      ...perClass.map((c) => `| ${c.class} | ${c.killed}/${c.mutants}${hasVectors ? ` (${c.by_vectors} by vector packs alone)` : ''} |`),
+      '',
+      `Control (decision copy, no fault): ${controlOk ? 'survived, as it must' : 'KILLED'}.`,
+      '',
+    ].join('\n');
+    writeFileSync(join(out, 'kill-matrix.md'), md);
+    console.log(`wrote ${relative(ROOT, join(out, 'kill-matrix.json'))} and kill-matrix.md`);
+  }
+  return survivors.length === 0 && controlOk ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(2);
+  },
+);

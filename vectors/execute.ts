@@ -1,0 +1,200 @@
+// Runs one vector's inputs against an implementation through harness/implementation.ts and returns what it observed,
+// as the JSON a pack stores. The generator records this against the reference (after checking it is the outcome the
+// case declares); the replay compares it with the pack's `expected`. One executor for both, so a pack can only hold
+// what the replay checks. Refusals are `{ error: code }`; a testee that hangs, dies or is unimplemented throws.
+import { TesteeError, type DecideFields, type Implementation, type MintFields, type ChildFields } from '../harness/implementation.ts';
+import type { CborInput } from '../impl/cbor/index.ts';
+import { fromHex, toHex } from '../impl/bytes.ts';
+import type { GroupType, Json, JsonObject } from './model.ts';
+
+const hex = (v: Json | undefined, what: string): Uint8Array => {
+  if (typeof v !== 'string') throw new Error(`vector input ${what} must be a hex string`);
+  return fromHex(v, what);
+};
+const str = (v: Json | undefined, what: string): string => {
+  if (typeof v !== 'string') throw new Error(`vector input ${what} must be a string`);
+  return v;
+};
+const uint = (v: Json | undefined, what: string): bigint => {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new Error(`vector input ${what} must be a non-negative safe integer`);
+  return BigInt(v);
+};
+const obj = (v: Json | undefined, what: string): JsonObject => {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new Error(`vector input ${what} must be an object`);
+  return v;
+};
+const arr = (v: Json | undefined, what: string): Json[] => {
+  if (!Array.isArray(v)) throw new Error(`vector input ${what} must be an array`);
+  return v;
+};
+
+/** A caveat as JSON ({Variant: parameter}, integers as numbers) to its CBOR input form (integers as bigint). */
+export function caveatInput(v: Json): CborInput {
+  if (typeof v === 'number') return BigInt(v);
+  if (Array.isArray(v)) return v.map(caveatInput);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, caveatInput(x)]));
+  return v as CborInput;
+}
+
+/** A JSON number for a bigint the implementation returned (packs keep integers within 2^53). */
+function num(b: unknown, what: string): number {
+  const n = typeof b === 'bigint' ? Number(b) : (b as number);
+  if (!Number.isSafeInteger(n)) throw new Error(`${what} (${String(b)}) is not a safe integer`);
+  return n;
+}
+
+/** A value returned by the implementation as pack JSON: bytes as lowercase hex, integers as numbers. */
+export function toJson(v: unknown, what = 'value'): Json {
+  if (v instanceof Uint8Array) return toHex(v);
+  if (typeof v === 'bigint') return num(v, what);
+  if (Array.isArray(v)) return v.map((x, i) => toJson(x, `${what}[${i}]`));
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toJson(x, `${what}.${k}`)]));
+  return v as Json;
+}
+
+async function refusal<T>(f: () => Promise<T>): Promise<T | { error: string }> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof TesteeError) return { error: e.code };
+    throw e;
+  }
+}
+
+function mintFields(g: JsonObject): MintFields {
+  return {
+    subject: str(g['subject'], 'grant.subject'),
+    resource: str(g['resource'], 'grant.resource'),
+    actions: arr(g['actions'], 'grant.actions').map((a) => str(a, 'grant.actions[]')),
+    budget_uj: uint(g['budget_uj'], 'grant.budget_uj'),
+    expiry: uint(g['expiry'], 'grant.expiry'),
+    nonce: hex(g['nonce'], 'grant.nonce'),
+    ...(g['caveats'] !== undefined ? { caveats: arr(g['caveats'], 'grant.caveats').map(caveatInput) } : {}),
+    ...(g['delegate_depth'] !== undefined ? { delegate_depth: uint(g['delegate_depth'], 'grant.delegate_depth') } : {}),
+  };
+}
+
+function childFields(c: JsonObject): ChildFields {
+  return {
+    subject: str(c['subject'], 'child.subject'),
+    nonce: hex(c['nonce'], 'child.nonce'),
+    ...(c['actions'] !== undefined ? { actions: arr(c['actions'], 'child.actions').map((a) => str(a, 'child.actions[]')) } : {}),
+    ...(c['budget_uj'] !== undefined ? { budget_uj: uint(c['budget_uj'], 'child.budget_uj') } : {}),
+    ...(c['expiry'] !== undefined ? { expiry: uint(c['expiry'], 'child.expiry') } : {}),
+    ...(c['delegate_depth'] !== undefined ? { delegate_depth: uint(c['delegate_depth'], 'child.delegate_depth') } : {}),
+    ...(c['add_caveats'] !== undefined ? { add_caveats: arr(c['add_caveats'], 'child.add_caveats').map(caveatInput) } : {}),
+  };
+}
+
+/** A decision request as JSON to the interface's fields. */
+export function decideFields(s: JsonObject): DecideFields {
+  const f = obj(s['frame'], 'frame');
+  const c = obj(s['cost'], 'cost');
+  return {
+    frame: {
+      kind: str(f['kind'], 'frame.kind'),
+      trust: str(f['trust'], 'frame.trust'),
+      grant_id: str(f['grant_id'], 'frame.grant_id'),
+      action: str(f['action'], 'frame.action'),
+      resource: str(f['resource'], 'frame.resource'),
+      payload_hash: str(f['payload_hash'], 'frame.payload_hash'),
+      ...(f['model'] !== undefined ? { model: str(f['model'], 'frame.model') } : {}),
+    },
+    chain: arr(s['chain'], 'chain').map((b, i) => hex(b, `chain[${i}]`)),
+    caller: str(s['caller'], 'caller'),
+    cost: { uj: uint(c['uj'], 'cost.uj'), provenance: str(c['provenance'], 'cost.provenance'), ...(c['coverage'] === 'Partial' ? { coverage: 'Partial' as const } : {}) },
+    now_s: uint(s['now_s'], 'now_s'),
+  };
+}
+
+async function grantIdsOf(impl: Implementation, chain: readonly Uint8Array[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const b of chain) {
+    const r = await refusal(() => impl.verifyGrant(b));
+    ids.push('error' in r ? '' : r.grant_id);
+  }
+  return ids;
+}
+
+/**
+ * A Decide vector: a fresh enforcement point (steward seed, trust roots), the revocations it is handed, then each
+ * request in turn. Per request: verdict, deny_reason, the core of its receipt as the implementation verifies it under
+ * the steward, the ids whose spend rose (debited, in chain order) and each chain grant's spend afterwards.
+ */
+async function decide(impl: Implementation, inp: JsonObject): Promise<JsonObject> {
+  const stewardSeed = hex(inp['steward_seed'], 'steward_seed');
+  const steward = (await impl.fromSeed(stewardSeed)).did;
+  const roots = inp['trust_roots'] === undefined ? undefined : Object.fromEntries(Object.entries(obj(inp['trust_roots'], 'trust_roots')).map(([k, v]) => [k, arr(v, k).map((d) => str(d, k))]));
+  const p = await impl.newPoint(stewardSeed, roots);
+  const out: JsonObject = {};
+  if (inp['revocations'] !== undefined) {
+    const rs: Json[] = [];
+    for (const r of arr(inp['revocations'], 'revocations')) {
+      const o = obj(r, 'revocations[]');
+      const got = await refusal(() => p.revoke(hex(o['signed_revocation'], 'signed_revocation'), hex(o['grant'], 'grant')));
+      rs.push(got !== undefined && typeof got === 'object' && 'error' in got ? got.error : 'accepted');
+    }
+    out['revocations'] = rs;
+  }
+  const steps: Json[] = [];
+  for (const [i, s] of arr(inp['steps'], 'steps').entries()) {
+    const d = decideFields(obj(s, `steps[${i}]`));
+    const ids = await grantIdsOf(impl, d.chain);
+    const known = ids.filter((x) => x !== '');
+    const before = await Promise.all(known.map((id) => p.spent(id)));
+    const r = await p.decide(d);
+    const after = await Promise.all(known.map((id) => p.spent(id)));
+    const core = await refusal(() => impl.verifyReceipt(r.receipt, steward));
+    steps.push({
+      verdict: r.verdict,
+      ...(r.deny_reason !== undefined ? { deny_reason: r.deny_reason } : {}),
+      core: 'error' in core ? { error: String(core.error) } : (toJson(core, 'core') as JsonObject),
+      debited: known.filter((_, j) => after[j]! !== before[j]!),
+      spent: Object.fromEntries(known.map((id, j) => [id, num(after[j], `spent ${id}`)])),
+      receipt: toHex(r.receipt),
+    });
+  }
+  out['steps'] = steps;
+  return out;
+}
+
+/** Runs a vector of `type` with `inputs` against `impl`: its outputs, or `{ error: code }` when refused. */
+export async function execute(impl: Implementation, type: GroupType, inp: JsonObject): Promise<JsonObject> {
+  switch (type) {
+    case 'GrantMint': {
+      const r = await refusal(() => impl.mintGrant(hex(inp['issuer_seed'], 'issuer_seed'), mintFields(obj(inp['grant'], 'grant'))));
+      return 'error' in r ? r : { signed_grant: toHex(r.signed_grant), grant_id: r.grant_id };
+    }
+    case 'GrantVerify': {
+      const r = await refusal(() => impl.verifyGrant(hex(inp['signed_grant'], 'signed_grant')));
+      return 'error' in r ? r : { verdict: r.valid ? 'valid' : 'invalid', grant_id: r.grant_id };
+    }
+    case 'Attenuate': {
+      const r = await refusal(() => impl.attenuate(hex(inp['parent'], 'parent'), hex(inp['holder_seed'], 'holder_seed'), childFields(obj(inp['child'], 'child'))));
+      return 'error' in r ? r : { signed_grant: toHex(r.signed_grant), grant_id: r.grant_id };
+    }
+    case 'Decide':
+      return decide(impl, inp);
+    case 'ReceiptVerify': {
+      const steward = inp['steward'] === undefined ? undefined : str(inp['steward'], 'steward');
+      const r = await refusal(() => impl.verifyReceipt(hex(inp['receipt'], 'receipt'), steward));
+      return 'error' in r ? { error: String(r.error) } : { core: toJson(r, 'core') };
+    }
+  }
+}
+
+/**
+ * The observed outputs trimmed to what a pack pins: a Decide step's exact receipt bytes are compared only where the
+ * expected step carries them (receipts.json pins them; other packs compare the verified core).
+ */
+export function trimToExpected(type: GroupType, observed: JsonObject, expected: JsonObject): JsonObject {
+  if (type !== 'Decide' || !Array.isArray(observed['steps']) || !Array.isArray(expected['steps'])) return observed;
+  const exp = expected['steps'];
+  const steps = observed['steps'].map((s, i) => {
+    const o = { ...(s as JsonObject) };
+    const e = exp[i] as JsonObject | undefined;
+    if (!e || !('receipt' in e)) delete o['receipt'];
+    return o;
+  });
+  return { ...observed, steps };
+}

@@ -1,0 +1,178 @@
+// `npm run vectors:gen` — writes the conformance/v1 packs and their schemas (issue 7 item 2), deterministically: every
+// key comes from deriveSeed, every nonce and clock is fixed, Ed25519 is deterministic, so the same tree writes the same
+// bytes on every machine. Each case (vectors/cases.ts) runs through the in-process reference behind
+// harness/implementation.ts; a case whose observed outcome is not its declared intent is never published — the
+// generator stops and names it (a reference bug, or a wrong case). tcIds come from the append-only registry
+// vectors/tcids.json: `vectors:gen` registers a new case name under the next free tcId, `vectors:check` refuses one.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Implementation } from '../harness/implementation.ts';
+import { inProcessTransport } from '../harness/drivers/in-process.ts';
+import { findClause } from '../spec-map/index.ts';
+import { fromHex, toHex } from '../impl/bytes.ts';
+import { decodeCanonical, encodeCanonical, type CborValue } from '../impl/cbor/index.ts';
+import { blake3 } from '../impl/hash/blake3.ts';
+import { nobleEd25519 } from '../impl/identity/ed25519.ts';
+import { publicKeyFromDid } from '../impl/identity/did-key.ts';
+import { allCases, type Case } from './cases.ts';
+import { execute, trimToExpected } from './execute.ts';
+import { GENERATOR_VERSION, PACK_AREAS, jsonText, packFile, schemaFile, type JsonObject, type Pack, type PackArea, type TestGroup, type VectorTest } from './model.ts';
+import { FLAG_NOTES } from './notes.ts';
+import { PACK_KINDS, schemaFor } from './schemas.ts';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+/** The committed pack folder. */
+export const V1_DIR = join(HERE, 'conformance', 'v1');
+/** The committed tcId registry: area → case name → tcId, append-only. */
+export const REGISTRY_PATH = join(HERE, 'tcids.json');
+
+export type Registry = Record<string, Record<string, number>>;
+
+/** Reads the registry (an empty one when the file does not exist yet). */
+export function readRegistry(path = REGISTRY_PATH): Registry {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Registry;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw e;
+  }
+}
+
+/** The tcId of each case: from the registry, or (when `register`) the next free id of its area. */
+function assignTcIds(cases: readonly Case[], reg: Registry, register: boolean): Map<Case, number> {
+  const out = new Map<Case, number>();
+  const seen = new Set<string>();
+  for (const c of cases) {
+    const k = `${c.pack}/${c.name}`;
+    if (seen.has(k)) throw new Error(`two cases are named ${k}: a case name is its identity`);
+    seen.add(k);
+    const area = (reg[c.pack] ??= {});
+    let id = area[c.name];
+    if (id === undefined) {
+      if (!register) throw new Error(`case ${k} has no tcId in vectors/tcids.json: run \`npm run vectors:gen\` to register it`);
+      id = Math.max(0, ...Object.values(area)) + 1;
+      area[c.name] = id;
+    }
+    out.set(c, id);
+  }
+  return out;
+}
+
+/** Throws unless `observed` is the outcome `c` declares. */
+function checkIntent(c: Case, observed: JsonObject): void {
+  const fail = (what: string) => {
+    throw new Error(`case ${c.pack}/${c.name}: the reference ${what} — not published (a reference bug, or a wrong case)`);
+  };
+  const i = c.intent;
+  if ('error' in i) {
+    if (observed['error'] !== i.error) fail(`answered ${JSON.stringify(observed)}, the case requires refusal ${i.error}`);
+    return;
+  }
+  if ('error' in observed) fail(`refused with ${String(observed['error'])}`);
+  if ('verdict' in i && observed['verdict'] !== i.verdict) fail(`said ${String(observed['verdict'])}, the case requires ${i.verdict}`);
+  if ('steps' in i) {
+    const steps = observed['steps'] as JsonObject[];
+    i.steps.forEach((want, n) => {
+      const got = steps[n]!;
+      if (got['verdict'] !== want.verdict || got['deny_reason'] !== want.deny_reason) fail(`decided step ${n} ${String(got['verdict'])} ${String(got['deny_reason'] ?? '')}, the case requires ${want.verdict} ${want.deny_reason ?? ''}`);
+      const core = got['core'] as JsonObject;
+      if ('error' in core) fail(`sealed step ${n} with a receipt its own verifier refuses (${String(core['error'])})`);
+      if (core['verdict'] !== want.verdict || core['deny_reason'] !== want.deny_reason) fail(`sealed step ${n} with a receipt saying ${String(core['verdict'])} ${String(core['deny_reason'] ?? '')}`);
+    });
+    if (i.revocations && JSON.stringify(observed['revocations']) !== JSON.stringify(i.revocations)) fail(`answered the revocations ${JSON.stringify(observed['revocations'])}, the case requires ${JSON.stringify(i.revocations)}`);
+  }
+}
+
+/**
+ * Independent checks of minted bytes: the id is blake3 of the canonical grant bytes (recomputed here) and the
+ * signature verifies over them under the issuer's did:key with the noble backend (not the backend that signed).
+ */
+function crossCheckMinted(c: Case, observed: JsonObject): void {
+  if ((c.type !== 'GrantMint' && c.type !== 'Attenuate') || 'error' in observed) return;
+  const sg = decodeCanonical(fromHex(observed['signed_grant'] as string)) as Map<string, CborValue>;
+  const g = sg.get('grant') as Map<string, CborValue>;
+  const gb = encodeCanonical(g);
+  if (toHex(blake3(gb)) !== observed['grant_id']) throw new Error(`case ${c.pack}/${c.name}: grant_id is not blake3 of the canonical grant bytes`);
+  const pk = publicKeyFromDid(g.get('issuer') as string);
+  if (!nobleEd25519.verify(sg.get('signature') as Uint8Array, gb, pk)) throw new Error(`case ${c.pack}/${c.name}: the signature does not verify under the issuer (noble backend)`);
+}
+
+/** valid when the input is accepted as it stands; invalid when it is refused or (for a decision) its last step denied. */
+function resultOf(c: Case): VectorTest['result'] {
+  const i = c.intent;
+  if ('error' in i) return 'invalid';
+  if ('verdict' in i) return i.verdict;
+  if ('steps' in i) return i.steps[i.steps.length - 1]!.verdict === 'allow' ? 'valid' : 'invalid';
+  return 'valid';
+}
+
+const HEADER = [
+  'JCP conformance/v1 vectors, generated by vectors/gen.ts from jcp-SPEC v0.3 (../shared/spec/jcp-SPEC.md).',
+  "Keys: Ed25519 from seeds deriveSeed('jcp-vectors/v1:<name>') (BLAKE3 derive_key, context 'jcp-conformance 2026 seed v1'); nonces blake3('jcp-vectors/v1 nonce:<label>')[0..16].",
+  'Bytes are lowercase hex; integers are JSON numbers. expected is {error: code} for a refusal, else the outputs; replay with vectors/README.md.',
+];
+
+/** Builds every pack (and validates nothing yet): the in-process reference answers each case. */
+export async function buildPacks(opts: { register: boolean; registryPath?: string }): Promise<{ packs: Map<PackArea, Pack>; registry: Registry }> {
+  const cases = allCases();
+  const registry = readRegistry(opts.registryPath);
+  const ids = assignTcIds(cases, registry, opts.register);
+  const impl = new Implementation(inProcessTransport());
+  const tests = new Map<Case, VectorTest>();
+  for (const c of cases) {
+    for (const id of c.clauses) if (!findClause(id)) throw new Error(`case ${c.pack}/${c.name} names unknown clause ${id}`);
+    for (const f of c.flags) if (!FLAG_NOTES[f]) throw new Error(`case ${c.pack}/${c.name} uses undefined flag ${f}`);
+    if (!PACK_KINDS[c.pack].includes(c.type)) throw new Error(`case ${c.pack}/${c.name}: ${c.type} is not a kind of the ${c.pack} pack`);
+    const observed = await execute(impl, c.type, c.inputs);
+    checkIntent(c, observed);
+    crossCheckMinted(c, observed);
+    // Decide steps publish their receipt bytes only where the case pins them
+    const expected = c.pinReceipt ? observed : trimToExpected(c.type, observed, { steps: ((observed['steps'] as JsonObject[] | undefined) ?? []).map(() => ({})) });
+    tests.set(c, { tcId: ids.get(c)!, case: c.name, comment: c.comment, flags: [...c.flags], clauses: [...c.clauses], result: resultOf(c), inputs: c.inputs, expected });
+  }
+  await impl.transport.close();
+  const packs = new Map<PackArea, Pack>();
+  for (const area of PACK_AREAS) {
+    const mine = cases.filter((c) => c.pack === area);
+    const groups: TestGroup[] = PACK_KINDS[area]
+      .map((type) => ({ type, tests: mine.filter((c) => c.type === type).map((c) => tests.get(c)!).sort((a, b) => a.tcId - b.tcId) }))
+      .filter((g) => g.tests.length > 0);
+    const flags = [...new Set(mine.flatMap((c) => c.flags))].sort();
+    packs.set(area, {
+      area,
+      schema: schemaFile(area),
+      generatorVersion: GENERATOR_VERSION,
+      numberOfTests: mine.length,
+      header: HEADER,
+      notes: Object.fromEntries(flags.map((f) => [f, FLAG_NOTES[f]!])),
+      testGroups: groups,
+    });
+  }
+  return { packs, registry };
+}
+
+/** Writes every pack and schema into `target` (created if needed); with `register`, saves new tcIds to the registry. */
+export async function generate(target: string, opts: { register: boolean; registryPath?: string }): Promise<string[]> {
+  const { packs, registry } = await buildPacks(opts);
+  mkdirSync(join(target, 'schemas'), { recursive: true });
+  const written: string[] = [];
+  for (const [area, pack] of packs) {
+    writeFileSync(join(target, packFile(area)), jsonText(pack));
+    writeFileSync(join(target, 'schemas', schemaFile(area)), jsonText(schemaFor(area)));
+    written.push(packFile(area), `schemas/${schemaFile(area)}`);
+  }
+  if (opts.register) writeFileSync(opts.registryPath ?? REGISTRY_PATH, jsonText(registry));
+  return written;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const target = process.argv[2] ? resolve(process.argv[2]) : V1_DIR;
+  generate(target, { register: true }).then(
+    (files) => console.log(`wrote ${files.length} files into ${target}`),
+    (e: unknown) => {
+      console.error(e instanceof Error ? e.message : e);
+      process.exit(1);
+    },
+  );
+}

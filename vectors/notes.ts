@@ -1,0 +1,121 @@
+// The flags of conformance/v1, each defined once (Wycheproof `notes`): the kind of bug a flagged vector catches and
+// what that bug lets happen. A pack's `notes` carries exactly the flags its tests use.
+import type { FlagNote } from './model.ts';
+
+export const FLAG_NOTES: Readonly<Record<string, FlagNote>> = {
+  Canonical: {
+    bugType: 'CANONICAL_ENCODING',
+    description: 'The output bytes (canonical det-CBOR, content id, Ed25519 signature) must be reproduced exactly: jcp §3 fixes one encoding and Ed25519 is deterministic.',
+    effect: 'Two implementations disagree on an id or signature, so grants minted by one are refused or mis-addressed by the other.',
+  },
+  IntegerBoundary: {
+    bugType: 'CANONICAL_ENCODING',
+    description: 'An integer at the edge of a CBOR head size (23/24, 2^16, 2^32): the shortest form is required (jcp §3).',
+    effect: 'A non-shortest integer changes the content id and the signed bytes.',
+  },
+  Malformed: {
+    bugType: 'MALFORMED_INPUT',
+    description: 'The input is not well formed and must be refused with the stated error code, never accepted or crashed on.',
+    effect: 'Accepting malformed input lets two readings of one object coexist (malleability) or crashes the verifier.',
+  },
+  SuiteErrorCode: {
+    bugType: 'ERROR_CODE',
+    description: "The expected code is the suite's closed error list (impl/errors.ts); the spec requires the refusal, the suite names it.",
+    effect: 'A refusal with another code is still a refusal, but reports and tooling that read the code misclassify it.',
+  },
+  ModifiedSignature: {
+    bugType: 'SIGNATURE_MALLEABILITY',
+    description: 'A signature that does not verify over the object (a flipped bit, or the wrong signer).',
+    effect: 'Accepting it lets anyone forge authority (jcp §2: an actor proves itself by signing).',
+  },
+  ModifiedGrant: {
+    bugType: 'SIGNATURE_MALLEABILITY',
+    description: 'A grant field changed after signing, the old signature kept.',
+    effect: 'Accepting it lets a holder raise its own budget or widen its capability.',
+  },
+  Amplification: {
+    bugType: 'AUTHORITY_AMPLIFICATION',
+    description: 'A child wider than its parent on some axis (budget, actions, resource, expiry, depth, caveats) — jcp §4.1, §4.2.',
+    effect: 'Delegation conveys more authority or more energy than the root granted.',
+  },
+  NonHolder: {
+    bugType: 'AUTHORITY_AMPLIFICATION',
+    description: "A hop issued by someone other than the parent's subject (jcp §4.1, §4.2).",
+    effect: 'Anyone who sees a grant can delegate it.',
+  },
+  ChainStructure: {
+    bugType: 'CHAIN_VERIFICATION',
+    description: 'A chain that is not root first, leaf last, each parent the id of the link before (jcp §4.2): spliced, reordered, alone or under a leaf-only parent.',
+    effect: 'A leaf is decided without proof that it narrows its root.',
+  },
+  DepthLimit: {
+    bugType: 'AUTHORITY_AMPLIFICATION',
+    description: 'delegate_depth must narrow per hop and a leaf-only grant cannot be delegated (jcp §4.4).',
+    effect: 'A worker deepens its own delegation tree.',
+  },
+  SiblingConservation: {
+    bugType: 'BUDGET_CONSERVATION',
+    description: 'An allow debits every link of the chain; siblings share their parent budget (jcp §4.2).',
+    effect: 'Delegation mints joules: two children spend more than their root.',
+  },
+  BudgetBoundary: {
+    bugType: 'BUDGET_ENFORCEMENT',
+    description: 'Spend at or past budget_uj: prior spend + cost > budget_uj is denied and not debited (jcp §7).',
+    effect: 'An off-by-one or a debit on deny lets spend pass the ceiling or wastes budget.',
+  },
+  Revoked: {
+    bugType: 'REVOCATION',
+    description: 'A revocation honoured only when its issuer is the grant issuer, then denying the grant and its subtree (jcp §4.3).',
+    effect: 'A revoked grant stays live, or a forged revocation kills a live one.',
+  },
+  TrustRoot: {
+    bugType: 'TRUST_ROOT',
+    description: 'Once any root is configured for a resource only listed keys anchor authority; an unconfigured resource is open (jcp §7).',
+    effect: 'A validly signed grant from a stranger exercises a guarded resource.',
+  },
+  Expiry: {
+    bugType: 'EXPIRY',
+    description: 'A grant (or any chain link) past its expiry is denied; expiry 0 never expires (jcp §4, §7).',
+    effect: 'Expired authority keeps working, or a never-expiring grant is refused.',
+  },
+  CheckOrder: {
+    bugType: 'DECISION_ORDER',
+    description: 'Two rules broken at once: the earlier check of jcp §7 must name the reason.',
+    effect: 'Receipts name different reasons for the same decision across implementations, so audits disagree.',
+  },
+  Caveat: {
+    bugType: 'CAVEAT',
+    description: 'A caveat embedded in the signed grant must hold for an allow, on every link (jcp §4.9).',
+    effect: 'A condition the issuer imposed is bypassed.',
+  },
+  DroppedCaveat: {
+    bugType: 'AUTHORITY_AMPLIFICATION',
+    description: "A child that does not carry its parent's caveat (jcp §4.9: dropping one is an amplification).",
+    effect: 'A delegate sheds the conditions it was given.',
+  },
+  ReceiptBytes: {
+    bugType: 'CANONICAL_ENCODING',
+    description: "The exact COSE_Sign1 bytes of each sealed receipt (tag 18, protected {1: -8, 4: kid}, empty unprotected, canonical core, deterministic Ed25519). The kid is the UTF-8 of the steward's did:key: a byte shape the suite fixes where jcp §8 says only 'the COSE kid'.",
+    effect: 'Receipts from two implementations of one decision differ in bytes, so a receipt id or an audit diff disagrees.',
+  },
+  StewardMismatch: {
+    bugType: 'SIGNER_BINDING',
+    description: 'The steward named by the core, the kid and the expected steward must agree (jcp §8).',
+    effect: 'A receipt sealed by one party is credited to another.',
+  },
+  ModifiedReceipt: {
+    bugType: 'SIGNATURE_MALLEABILITY',
+    description: 'A receipt whose core or signature changed after sealing.',
+    effect: 'An audit trail can be rewritten (a payload substituted, a cost raised) undetected.',
+  },
+  UnknownProfile: {
+    bugType: 'PROFILE_VERSIONING',
+    description: 'A jcp_receipt tag the verifier does not implement must be refused, not assumed (jcp §8).',
+    effect: 'A verifier reads a future profile under the wrong preimage.',
+  },
+  ProfileMigration: {
+    bugType: 'PROFILE_VERSIONING',
+    description: 'A jcp/1 receipt (no payload_hash) is recomputed under jcp/1 and keeps verifying; a core mixing the profiles does not (jcp §8).',
+    effect: 'Published jcp/1 receipts stop verifying, or a mixed core is read under the wrong preimage.',
+  },
+};

@@ -1,0 +1,123 @@
+// The named JSON Schemas (draft 2020-12) of the conformance/v1 packs, one per pack kind, written by vectors/gen.ts
+// into conformance/v1/schemas/ and checked against every pack by vectors/json-schema.ts. Built from shared pieces so
+// the six schemas cannot drift apart; each admits only the group kinds its pack holds.
+import { GROUP_TYPES, schemaFile, type GroupType, type PackArea } from './model.ts';
+
+type S = Record<string, unknown>;
+
+const HEX: S = { type: 'string', pattern: '^([0-9a-f]{2})*$' };
+const CID: S = { type: 'string', pattern: '^[0-9a-f]{64}$' };
+const SEED: S = { type: 'string', pattern: '^[0-9a-f]{64}$' };
+const DID: S = { type: 'string', pattern: '^did:key:z[1-9A-HJ-NP-Za-km-z]+$' };
+const UINT: S = { type: 'integer', minimum: 0 };
+const ERROR: S = { type: 'object', required: ['error'], additionalProperties: false, properties: { error: { type: 'string', pattern: '^ERR_[A-Z0-9_]+$' } } };
+const obj = (required: string[], properties: S, extra: boolean | S = false): S => ({ type: 'object', required, properties, additionalProperties: extra });
+
+const CAVEAT: S = { type: 'object', minProperties: 1, maxProperties: 1 };
+const GRANT_FIELDS: S = obj(['subject', 'resource', 'actions', 'budget_uj', 'expiry', 'nonce'], {
+  subject: { type: 'string' },
+  resource: { type: 'string' },
+  actions: { type: 'array', items: { type: 'string' } },
+  budget_uj: UINT,
+  expiry: UINT,
+  nonce: HEX,
+  caveats: { type: 'array', items: CAVEAT },
+  delegate_depth: UINT,
+});
+const MINTED: S = obj(['signed_grant', 'grant_id'], { signed_grant: HEX, grant_id: CID });
+const CORE: S = { type: 'object', required: ['jcp_receipt', 'grant_id', 'verdict', 'steward'], properties: { jcp_receipt: { enum: ['jcp/1', 'jcp/2'] }, grant_id: CID, steward: DID, verdict: { enum: ['allow', 'deny'] } } };
+const STEP_IN: S = obj(['frame', 'chain', 'caller', 'cost', 'now_s'], {
+  frame: obj(['kind', 'trust', 'grant_id', 'action', 'resource', 'payload_hash'], {
+    kind: { enum: ['tool-call', 'tool-result', 'agent-task', 'agent-reply'] },
+    trust: { enum: ['control', 'data'] },
+    grant_id: CID,
+    action: { type: 'string' },
+    resource: CID,
+    payload_hash: CID,
+    model: CID,
+  }),
+  chain: { type: 'array', items: HEX },
+  caller: DID,
+  cost: obj(['uj', 'provenance'], { uj: UINT, provenance: { enum: ['HwShunt', 'ModelBased', 'Estimator'] }, coverage: { const: 'Partial' } }),
+  now_s: UINT,
+});
+const STEP_OUT: S = obj(['verdict', 'core', 'debited', 'spent'], {
+  verdict: { enum: ['allow', 'deny'] },
+  deny_reason: { type: 'string' },
+  core: { anyOf: [CORE, ERROR] },
+  debited: { type: 'array', items: CID },
+  spent: { type: 'object', additionalProperties: UINT },
+  receipt: HEX,
+});
+
+/** Each group kind's inputs and its expected outputs (success shape; a refusal is always `{error}`). */
+const KINDS: Record<GroupType, { inputs: S; expected: S }> = {
+  GrantMint: { inputs: obj(['issuer_seed', 'grant'], { issuer_seed: SEED, grant: GRANT_FIELDS }), expected: { anyOf: [MINTED, ERROR] } },
+  GrantVerify: { inputs: obj(['signed_grant'], { signed_grant: HEX }), expected: { anyOf: [obj(['verdict', 'grant_id'], { verdict: { enum: ['valid', 'invalid'] }, grant_id: CID }), ERROR] } },
+  Attenuate: {
+    inputs: obj(['parent', 'holder_seed', 'child'], {
+      parent: HEX,
+      holder_seed: SEED,
+      child: obj(['subject', 'nonce'], { subject: { type: 'string' }, nonce: HEX, actions: { type: 'array', items: { type: 'string' } }, budget_uj: UINT, expiry: UINT, delegate_depth: UINT, add_caveats: { type: 'array', items: CAVEAT } }),
+    }),
+    expected: { anyOf: [MINTED, ERROR] },
+  },
+  Decide: {
+    inputs: obj(['steward_seed', 'steps'], {
+      steward_seed: SEED,
+      trust_roots: { type: 'object', additionalProperties: { type: 'array', items: DID } },
+      revocations: { type: 'array', items: obj(['signed_revocation', 'grant'], { signed_revocation: HEX, grant: HEX }) },
+      steps: { type: 'array', minItems: 1, items: STEP_IN },
+    }),
+    expected: obj(['steps'], { revocations: { type: 'array', items: { type: 'string' } }, steps: { type: 'array', minItems: 1, items: STEP_OUT } }),
+  },
+  ReceiptVerify: { inputs: obj(['receipt'], { receipt: HEX, steward: DID }), expected: { anyOf: [obj(['core'], { core: CORE }), ERROR] } },
+};
+
+/** The group kinds each pack holds. */
+export const PACK_KINDS: Readonly<Record<PackArea, readonly GroupType[]>> = {
+  grants: ['GrantMint', 'GrantVerify'],
+  chains: ['Attenuate', 'Decide'],
+  decisions: ['Decide'],
+  receipts: ['Decide', 'ReceiptVerify'],
+  legacy_jcp1: ['ReceiptVerify'],
+  caveats: ['GrantMint', 'Attenuate', 'Decide'],
+};
+
+/** The JSON Schema of `area`'s pack. */
+export function schemaFor(area: PackArea): S {
+  const kinds = PACK_KINDS[area];
+  const defs: S = {};
+  for (const k of GROUP_TYPES) {
+    if (!kinds.includes(k)) continue;
+    defs[`${k}Test`] = obj(['tcId', 'case', 'comment', 'flags', 'clauses', 'result', 'inputs', 'expected'], {
+      tcId: { type: 'integer', minimum: 1 },
+      case: { type: 'string', pattern: '^[A-Za-z0-9^._-]+$' },
+      comment: { type: 'string' },
+      flags: { type: 'array', items: { type: 'string' } },
+      clauses: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^jcp/[0-9.]+#[a-z0-9-]+$' } },
+      result: { enum: ['valid', 'invalid', 'acceptable'] },
+      inputs: KINDS[k].inputs,
+      expected: KINDS[k].expected,
+    });
+    defs[`${k}Group`] = obj(['type', 'tests'], { type: { const: k }, tests: { type: 'array', minItems: 1, items: { $ref: `#/$defs/${k}Test` } } });
+  }
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: `https://jcp.example/conformance/v1/schemas/${schemaFile(area)}`,
+    title: `JCP conformance/v1 ${area} vectors`,
+    type: 'object',
+    required: ['area', 'schema', 'generatorVersion', 'numberOfTests', 'header', 'notes', 'testGroups'],
+    additionalProperties: false,
+    properties: {
+      area: { const: area },
+      schema: { const: schemaFile(area) },
+      generatorVersion: { type: 'string' },
+      numberOfTests: { type: 'integer', minimum: 1 },
+      header: { type: 'array', items: { type: 'string' } },
+      notes: { type: 'object', additionalProperties: obj(['bugType', 'description', 'effect'], { bugType: { type: 'string' }, description: { type: 'string' }, effect: { type: 'string' } }) },
+      testGroups: { type: 'array', minItems: 1, items: { oneOf: kinds.map((k) => ({ $ref: `#/$defs/${k}Group` })) } },
+    },
+    $defs: defs,
+  };
+}
