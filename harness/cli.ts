@@ -3,6 +3,7 @@
 //           [--update-expectations] [--seed <n>] [--timeout <ms>] [--report <dir>]
 //           --endpoint tcp://host:port|unix:/path --endpoint-steward <did:key> [--endpoint-window <s>]
 //           [--endpoint-cap <bytes>] [--endpoint-issuer-seed <hex>] [--endpoint-claims C8,C13] [--endpoint-run <label>]
+//           [--endpoint-restart '<command>']
 //   verify-certificate <file> [--signer <did:key>]
 //   validate --testee '<command>'
 import { spawnSync } from 'node:child_process';
@@ -37,7 +38,7 @@ function parseArgs(argv: string[]): Args {
   const positional: string[] = [];
   const takesValue = new Set(['testee', 'endpoint', 'classes', 'expectations', 'seed', 'timeout', 'report', 'signer', 'now']);
   // the wire driver's statements about the endpoint (harness/drivers/wire.ts): jcp §11 has no handshake
-  for (const k of ['endpoint-steward', 'endpoint-window', 'endpoint-cap', 'endpoint-issuer-seed', 'endpoint-claims', 'endpoint-run']) takesValue.add(k);
+  for (const k of ['endpoint-steward', 'endpoint-window', 'endpoint-cap', 'endpoint-issuer-seed', 'endpoint-claims', 'endpoint-run', 'endpoint-restart']) takesValue.add(k);
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
     if (a.startsWith('--')) {
@@ -80,7 +81,8 @@ async function handshake(t: Transport): Promise<TesteeInfo | TesteeFailure> {
 /**
  * The wire driver's environment for `certify --endpoint`: what the harness is told of the endpoint, since jcp §11 has
  * no handshake — the steward sealing its receipts (required), its freshness window and declared cap, an issuer it
- * honours, the classes claimed, and a run label keeping this run's grants apart from an earlier run's spend.
+ * honours, the classes claimed, a run label keeping this run's grants apart from an earlier run's spend, and a command
+ * that restarts it (without one the restart test reads unimplemented, which fails a C8 claim: say so in --expectations).
  */
 function endpointSettings(a: Args, endpoint: string, testee: string | undefined): NodeJS.ProcessEnv {
   if (testee) die('--endpoint and --testee each name the implementation under test: give one');
@@ -105,6 +107,7 @@ function endpointSettings(a: Args, endpoint: string, testee: string | undefined)
     JCP_ENDPOINT_ISSUER_SEED: seedHex,
     JCP_ENDPOINT_CLAIMS: str(a, 'endpoint-claims'),
     JCP_ENDPOINT_RUN: str(a, 'endpoint-run'),
+    JCP_ENDPOINT_RESTART: str(a, 'endpoint-restart'),
   };
   for (const [k, v] of Object.entries(opt)) if (v !== undefined) env[k] = v;
   // the handshake (wireTransport) runs in this process and reads the claims from here too

@@ -13,7 +13,7 @@ import { grantBytes, grantId, mintGrant, signGrant } from '../impl/jcp/grant.ts'
 import { attenuate } from '../impl/jcp/attenuate.ts';
 import { mintRevocation } from '../impl/jcp/revocation.ts';
 import { createEnforcementPoint } from '../impl/jcp/enforcement-point.ts';
-import type { Caveat, Frame, Grant, SignedGrant } from '../impl/jcp/types.ts';
+import type { Caveat, Frame, Funds, Grant, SignedGrant } from '../impl/jcp/types.ts';
 import { signSign1 } from '../impl/cose/sign1.ts';
 import { stewardKid } from '../impl/receipt/seal.ts';
 import type { GroupType, Json, JsonObject, PackArea } from './model.ts';
@@ -78,6 +78,7 @@ interface RootSpec {
   readonly caveats?: readonly Caveat[];
   readonly delegate_depth?: bigint;
   readonly resource?: string;
+  readonly budget_funds?: Funds;
 }
 
 /** A root grant from alice (unless `issuer`) to bob over TOOL, 1000 µJ, actions call and read, never expiring. */
@@ -91,6 +92,7 @@ function root(label: string, s: RootSpec = {}, issuer: KeyPair = alice): SignedG
     nonce: nonce(label),
     ...(s.caveats ? { caveats: s.caveats } : {}),
     ...(s.delegate_depth !== undefined ? { delegate_depth: s.delegate_depth } : {}),
+    ...(s.budget_funds ? { budget_funds: s.budget_funds } : {}),
   });
 }
 
@@ -107,9 +109,13 @@ function mintInputs(label: string, s: RootSpec = {}, issuer: KeyPair = alice): J
       nonce: toHex(nonce(label)),
       ...(s.caveats ? { caveats: s.caveats.map(caveatJson) } : {}),
       ...(s.delegate_depth !== undefined ? { delegate_depth: Number(s.delegate_depth) } : {}),
+      ...(s.budget_funds ? { budget_funds: fundsJson(s.budget_funds) } : {}),
     },
   };
 }
+
+/** jcp §4.8 a money amount as pack JSON. */
+const fundsJson = (f: Funds): JsonObject => ({ currency: f.currency, minor: Number(f.minor) });
 
 /** Signs a child of `parent` exactly as given, bypassing attenuation's checks: how an attacker presents a chain. */
 function rawChild(parent: SignedGrant, signer: KeyPair, label: string, over: Partial<Grant> = {}, drop: ReadonlyArray<keyof Grant> = []): SignedGrant {
@@ -144,6 +150,7 @@ interface Step {
   readonly provenance?: string;
   readonly coverage?: 'Partial';
   readonly now_s?: number;
+  readonly cost_funds?: Funds;
 }
 
 /** A decision request as pack JSON: a control tool-call frame over the leaf's grant, action call, payload ARGS. */
@@ -156,6 +163,7 @@ function stepJson(s: Step): JsonObject {
     caller: s.caller.did,
     cost: { uj: Number(s.cost_uj ?? 10n), provenance: s.provenance ?? 'Estimator', ...(s.coverage ? { coverage: s.coverage } : {}) },
     now_s: s.now_s ?? NOW,
+    ...(s.cost_funds ? { cost_funds: fundsJson(s.cost_funds) } : {}),
   };
 }
 
@@ -335,6 +343,7 @@ function decisionCases(): Case[] {
   const g = root('dec-grant', { expiry: 2000n });
   const other = root('dec-other');
   const bad = flippedSignature(g, 0);
+  const child = attenuate(g, bob, { subject: carol.did, budget_uj: 500n, nonce: nonce('dec-child') });
   const D = (name: string, comment: string, flags: string[], clauses: string[], d: DecideSpec, steps: Extract<Intent, { steps: unknown }>['steps']): Case => ({
     pack: 'decisions',
     name,
@@ -368,6 +377,9 @@ function decisionCases(): Case[] {
     D('deny-wrong-resource', "a frame for another resource than the capability's", [], ['jcp/7#wrong-resource', ...sealed], { steps: [{ chain: [g], caller: bob, frame: { resource: OTHER } }] }, [deny('wrong-resource')]),
     D('deny-action-not-granted', 'an action outside the capability', [], ['jcp/7#action-not-granted', ...sealed], { steps: [{ chain: [g], caller: bob, frame: { action: 'delete' } }] }, [deny('action-not-granted')]),
     D('deny-budget-exceeded', 'prior spend + cost > budget_uj: denied and not debited', ['BudgetBoundary'], ['jcp/7#budget-exceeded', 'jcp/5#debit-coupling', 'jcp/8#every-decision-sealed'], { steps: [{ chain: [g], caller: bob, cost_uj: 600n }, { chain: [g], caller: bob, cost_uj: 401n }] }, [allow, deny('budget-exceeded')]),
+    D('deny-chain-broken', 'the chained path: a delegated grant presented without its root', ['ChainStructure'], ['jcp/4.2#delegated-alone-chain-broken', 'jcp/7#chained-order', ...sealed], { steps: [{ chain: [child], caller: carol }] }, [deny('chain-broken')]),
+    D('deny-attenuation-violation', 'the chained path: a raw child wider than its root (budget 1001 under 1000)', ['Amplification'], ['jcp/4.2#broken-or-amplifying-denied', 'jcp/7#chained-order', ...sealed], { steps: [{ chain: [g, rawChild(g, bob, 'dec-amp', { budget_uj: 1001n })], caller: carol }] }, [deny('attenuation-violation')]),
+    D('allow-chained', 'the chained path: a root and its attenuated child, decided by the child subject, debits both', ['SiblingConservation'], ['jcp/4.2#verify-hop-by-hop', 'jcp/4.2#sibling-conservation', ...sealed], { steps: [{ chain: [g, child], caller: carol, cost_uj: 30n }] }, [allow]),
     order('order-untrusted-control-before-revoked', 'a data frame over a revoked grant', { revocations: [rev], steps: [{ chain: [g], caller: bob, frame: { trust: 'data' } }] }, 'untrusted-control'),
     order('order-revoked-before-untrusted-root', 'a revoked grant from an unlisted root', { revocations: [rev], trust_roots: { [TOOL]: [carol] }, steps: [{ chain: [g], caller: bob }] }, 'revoked'),
     order('order-untrusted-root-before-grant-id', 'an unlisted root and a frame naming another grant', { trust_roots: { [TOOL]: [carol] }, steps: [{ chain: [g], caller: bob, frame: { grant_id: gid(other) } }] }, 'untrusted-root'),
@@ -589,7 +601,70 @@ function caveatCases(): Case[] {
   ];
 }
 
+// ---- money.json: the dual ceilings of jcp §4.8 (C22) --------------------------------------------------------------
+
+function moneyCases(): Case[] {
+  const usd = (minor: bigint): Funds => ({ currency: 'USD', minor });
+  const eur = (minor: bigint): Funds => ({ currency: 'EUR', minor });
+  const D = (name: string, comment: string, flags: string[], clauses: string[], d: DecideSpec, steps: Extract<Intent, { steps: unknown }>['steps']): Case => ({
+    pack: 'money',
+    name,
+    type: 'Decide',
+    comment,
+    flags: ['MoneyCeiling', ...flags],
+    clauses,
+    inputs: decideInputs(d),
+    intent: { steps },
+  });
+  const both = ['jcp/4.8#priced-decision-both-ceilings', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'];
+  const g = root('money-single', { budget_funds: usd(100n) });
+  const jBinds = root('money-joule-binds', { budget_uj: 100n, budget_funds: usd(1000n) });
+  const fBinds = root('money-funds-binds', { budget_uj: 1_000_000n, budget_funds: usd(5n) });
+  const none = root('money-none', { budget_uj: 100n });
+  const mRoot = root('money-chain-root', { budget_uj: 1000n, budget_funds: usd(100n) });
+  const s1 = attenuate(mRoot, bob, { subject: carol.did, budget_funds: usd(70n), nonce: nonce('money-sib-1') });
+  const s2 = attenuate(mRoot, bob, { subject: dave.did, budget_funds: usd(70n), nonce: nonce('money-sib-2') });
+  const amp = (name: string, comment: string, over: Partial<Grant>, drop: ReadonlyArray<keyof Grant> = []) =>
+    D(name, comment, ['Amplification'], ['jcp/4.8#child-money-not-amplify', 'jcp/4.8#drop-raise-redenominate-refused', 'jcp/4.2#broken-or-amplifying-denied', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], { steps: [{ chain: [mRoot, rawChild(mRoot, bob, `money-${name}`, over, drop)], caller: carol, cost_funds: usd(1n) }] }, [deny('attenuation-violation')]);
+  const A = (name: string, comment: string, flags: string[], funds: Funds | undefined, intent: Intent): Case => ({
+    pack: 'money',
+    name,
+    type: 'Attenuate',
+    comment,
+    flags: ['MoneyCeiling', ...flags],
+    clauses: ['jcp/4.8#child-money-not-amplify', 'jcp/4.8#drop-raise-redenominate-refused'],
+    inputs: { parent: sgHex(g), holder_seed: toHex(bob.seed), child: { subject: carol.did, nonce: toHex(nonce(`money-att-${name}`)), ...(funds ? { budget_funds: fundsJson(funds) } : {}) } },
+    intent,
+  });
+  return [
+    {
+      pack: 'money',
+      name: 'mint-money-ceiling',
+      type: 'GrantMint',
+      comment: 'a root grant carrying budget_funds {USD, 100}: signed into the grant bytes',
+      flags: ['Canonical', 'MoneyCeiling'],
+      clauses: ['jcp/4.8#grant-may-carry-money-ceiling', 'jcp/4#grant-id-and-signature'],
+      inputs: mintInputs('money-single', { budget_funds: usd(100n) }),
+      intent: { ok: true },
+    },
+    D('funds-bound-priced-spend', '60 allowed, 50 more exceeds 100 (funds-exceeded, nothing debited), 40 reaches exactly 100, then 1 more is refused', ['BudgetBoundary'], [...both, 'jcp/4.8#grant-may-carry-money-ceiling', 'jcp/9#c22-dual-ceilings'], { steps: [{ chain: [g], caller: bob, cost_funds: usd(60n) }, { chain: [g], caller: bob, cost_funds: usd(50n) }, { chain: [g], caller: bob, cost_funds: usd(40n) }, { chain: [g], caller: bob, cost_uj: 1n, cost_funds: usd(1n) }] }, [allow, deny('funds-exceeded'), allow, deny('funds-exceeded')]),
+    D('joule-ceiling-binds-money-has-room', 'the joule ceiling binds while the money ceiling has room: budget-exceeded', [], [...both, 'jcp/4.8#may-deny-on-one-ceiling'], { steps: [{ chain: [jBinds], caller: bob, cost_uj: 150n, cost_funds: usd(1n) }] }, [deny('budget-exceeded')]),
+    D('money-ceiling-binds-joules-have-room', 'the money ceiling binds while the joules have room: funds-exceeded', [], [...both, 'jcp/4.8#may-deny-on-one-ceiling'], { steps: [{ chain: [fBinds], caller: bob, cost_uj: 1n, cost_funds: usd(6n) }] }, [deny('funds-exceeded')]),
+    D('absent-ceiling-is-not-zero', 'no budget_funds: joules alone bound the grant, so a priced call of any amount is allowed', [], both, { steps: [{ chain: [none], caller: bob, cost_funds: usd(1_000_000n) }] }, [allow]),
+    D('currency-mismatch', 'a cost in EUR against a USD ceiling is refused, never converted', [], [...both, 'jcp/4.8#no-exchange-rate'], { steps: [{ chain: [g], caller: bob, cost_funds: eur(1n) }] }, [deny('currency-mismatch')]),
+    D('currency-case-exact', "currency codes compare exactly: 'usd' is not 'USD'", [], [...both, 'jcp/4.8#no-exchange-rate'], { steps: [{ chain: [g], caller: bob, cost_funds: { currency: 'usd', minor: 1n } }] }, [deny('currency-mismatch')]),
+    D('siblings-share-money', "two siblings each bounded at 70 under a 100 root: 60 through one, then 60 through the other exceeds the root's money", ['SiblingConservation'], [...both, 'jcp/4.8#child-money-not-amplify'], { steps: [{ chain: [mRoot, s1], caller: carol, cost_funds: usd(60n) }, { chain: [mRoot, s2], caller: dave, cost_funds: usd(60n) }] }, [allow, deny('funds-exceeded')]),
+    amp('chain-raised-money', 'a raw child raising the money ceiling to 101', { budget_funds: usd(101n) }),
+    amp('chain-redenominated-money', 'a raw child re-denominating the ceiling in EUR', { budget_funds: eur(50n) }),
+    amp('chain-dropped-money', 'a raw child dropping the bounded parent ceiling', {}, ['budget_funds']),
+    A('attenuate-narrow-money', 'a child with a lower money ceiling', ['Canonical'], usd(40n), { ok: true }),
+    A('attenuate-inherit-money', 'a plain attenuation inherits the money ceiling unchanged', ['Canonical'], undefined, { ok: true }),
+    A('attenuate-raise-money', 'a child raising the money ceiling is refused', ['Amplification', 'SuiteErrorCode'], usd(101n), { error: 'ERR_ATTENUATION_VIOLATION' }),
+    A('attenuate-redenominate-money', 'a child re-denominating the ceiling is refused', ['Amplification', 'SuiteErrorCode'], eur(50n), { error: 'ERR_ATTENUATION_VIOLATION' }),
+  ];
+}
+
 /** Every case of conformance/v1, pack by pack, in a stable order. */
 export function allCases(): Case[] {
-  return [...grantCases(), ...chainCases(), ...decisionCases(), ...receiptCases(), ...legacyCases(), ...caveatCases()];
+  return [...grantCases(), ...chainCases(), ...decisionCases(), ...receiptCases(), ...legacyCases(), ...caveatCases(), ...moneyCases()];
 }

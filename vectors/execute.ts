@@ -71,6 +71,7 @@ function mintFields(g: JsonObject): MintFields {
     nonce: hex(g['nonce'], 'grant.nonce'),
     ...(g['caveats'] !== undefined ? { caveats: arr(g['caveats'], 'grant.caveats').map(caveatInput) } : {}),
     ...(g['delegate_depth'] !== undefined ? { delegate_depth: uint(g['delegate_depth'], 'grant.delegate_depth') } : {}),
+    ...(g['budget_funds'] !== undefined ? { budget_funds: funds(g['budget_funds'], 'grant.budget_funds') } : {}),
   };
 }
 
@@ -83,6 +84,7 @@ function childFields(c: JsonObject): ChildFields {
     ...(c['expiry'] !== undefined ? { expiry: uint(c['expiry'], 'child.expiry') } : {}),
     ...(c['delegate_depth'] !== undefined ? { delegate_depth: uint(c['delegate_depth'], 'child.delegate_depth') } : {}),
     ...(c['add_caveats'] !== undefined ? { add_caveats: arr(c['add_caveats'], 'child.add_caveats').map(caveatInput) } : {}),
+    ...(c['budget_funds'] !== undefined ? { budget_funds: funds(c['budget_funds'], 'child.budget_funds') } : {}),
   };
 }
 
@@ -104,7 +106,14 @@ export function decideFields(s: JsonObject): DecideFields {
     caller: str(s['caller'], 'caller'),
     cost: { uj: uint(c['uj'], 'cost.uj'), provenance: str(c['provenance'], 'cost.provenance'), ...(c['coverage'] === 'Partial' ? { coverage: 'Partial' as const } : {}) },
     now_s: uint(s['now_s'], 'now_s'),
+    ...(s['cost_funds'] !== undefined ? { cost_funds: funds(s['cost_funds'], 'cost_funds') } : {}),
   };
+}
+
+/** jcp §4.8 a money amount as JSON ({currency, minor}). */
+function funds(v: Json | undefined, what: string): { currency: string; minor: bigint } {
+  const o = obj(v, what);
+  return { currency: str(o['currency'], `${what}.currency`), minor: uint(o['minor'], `${what}.minor`) };
 }
 
 async function grantIdsOf(impl: Implementation, chain: readonly Uint8Array[]): Promise<string[]> {
@@ -144,6 +153,8 @@ async function decide(impl: Implementation, inp: JsonObject): Promise<JsonObject
     const before = await Promise.all(known.map((id) => p.spent(id)));
     const r = await p.decide(d);
     const after = await Promise.all(known.map((id) => p.spent(id)));
+    // jcp §4.8: a priced step also reports each chain grant's money spend (point.spent-funds is asked only then)
+    const minor = d.cost_funds === undefined ? undefined : await Promise.all(known.map((id) => p.spentFunds(id)));
     const core = await refusal(() => impl.verifyReceipt(r.receipt, steward));
     steps.push({
       verdict: r.verdict,
@@ -151,6 +162,7 @@ async function decide(impl: Implementation, inp: JsonObject): Promise<JsonObject
       core: 'error' in core ? { error: String(core.error) } : (toJson(core, 'core') as JsonObject),
       debited: known.filter((_, j) => after[j]! !== before[j]!),
       spent: Object.fromEntries(known.map((id, j) => [id, num(after[j], `spent ${id}`)])),
+      ...(minor ? { spent_minor: Object.fromEntries(known.map((id, j) => [id, num(minor[j], `spent_minor ${id}`)])) } : {}),
       receipt: toHex(r.receipt),
     });
   }

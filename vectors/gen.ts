@@ -60,7 +60,7 @@ function assignTcIds(cases: readonly Case[], reg: Registry, register: boolean): 
 }
 
 /** Throws unless `observed` is the outcome `c` declares. */
-function checkIntent(c: Case, observed: JsonObject): void {
+export function checkIntent(c: Case, observed: JsonObject): void {
   const fail = (what: string) => {
     throw new Error(`case ${c.pack}/${c.name}: the reference ${what} — not published (a reference bug, or a wrong case)`);
   };

@@ -51,7 +51,7 @@ export interface Pack {
 }
 
 /** The pack files of conformance/v1 and the schema file each names. */
-export const PACK_AREAS = ['grants', 'chains', 'decisions', 'receipts', 'legacy_jcp1', 'caveats'] as const;
+export const PACK_AREAS = ['grants', 'chains', 'decisions', 'receipts', 'legacy_jcp1', 'caveats', 'money'] as const;
 export type PackArea = (typeof PACK_AREAS)[number];
 
 /** The file name of an area's pack. */

@@ -113,6 +113,11 @@ export const FLAG_NOTES: Readonly<Record<string, FlagNote>> = {
     description: 'A jcp_receipt tag the verifier does not implement must be refused, not assumed (jcp §8).',
     effect: 'A verifier reads a future profile under the wrong preimage.',
   },
+  MoneyCeiling: {
+    bugType: 'BUDGET_ENFORCEMENT',
+    description: 'A money ceiling (budget_funds) enforced beside the joule ceiling, never reconciled by an exchange rate; both debited on allow, neither on deny (jcp §4.8).',
+    effect: 'Spend passes a payment mandate, or a foreign-currency cost is silently converted.',
+  },
   ProfileMigration: {
     bugType: 'PROFILE_VERSIONING',
     description: 'A jcp/1 receipt (no payload_hash) is recomputed under jcp/1 and keeps verifying; a core mixing the profiles does not (jcp §8).',

@@ -14,6 +14,7 @@ const ERROR: S = { type: 'object', required: ['error'], additionalProperties: fa
 const obj = (required: string[], properties: S, extra: boolean | S = false): S => ({ type: 'object', required, properties, additionalProperties: extra });
 
 const CAVEAT: S = { type: 'object', minProperties: 1, maxProperties: 1 };
+const FUNDS: S = obj(['currency', 'minor'], { currency: { type: 'string' }, minor: UINT });
 const GRANT_FIELDS: S = obj(['subject', 'resource', 'actions', 'budget_uj', 'expiry', 'nonce'], {
   subject: { type: 'string' },
   resource: { type: 'string' },
@@ -23,6 +24,7 @@ const GRANT_FIELDS: S = obj(['subject', 'resource', 'actions', 'budget_uj', 'exp
   nonce: HEX,
   caveats: { type: 'array', items: CAVEAT },
   delegate_depth: UINT,
+  budget_funds: FUNDS,
 });
 const MINTED: S = obj(['signed_grant', 'grant_id'], { signed_grant: HEX, grant_id: CID });
 const CORE: S = { type: 'object', required: ['jcp_receipt', 'grant_id', 'verdict', 'steward'], properties: { jcp_receipt: { enum: ['jcp/1', 'jcp/2'] }, grant_id: CID, steward: DID, verdict: { enum: ['allow', 'deny'] } } };
@@ -40,6 +42,7 @@ const STEP_IN: S = obj(['frame', 'chain', 'caller', 'cost', 'now_s'], {
   caller: DID,
   cost: obj(['uj', 'provenance'], { uj: UINT, provenance: { enum: ['HwShunt', 'ModelBased', 'Estimator'] }, coverage: { const: 'Partial' } }),
   now_s: UINT,
+  cost_funds: FUNDS,
 });
 const STEP_OUT: S = obj(['verdict', 'core', 'debited', 'spent'], {
   verdict: { enum: ['allow', 'deny'] },
@@ -47,6 +50,7 @@ const STEP_OUT: S = obj(['verdict', 'core', 'debited', 'spent'], {
   core: { anyOf: [CORE, ERROR] },
   debited: { type: 'array', items: CID },
   spent: { type: 'object', additionalProperties: UINT },
+  spent_minor: { type: 'object', additionalProperties: UINT },
   receipt: HEX,
 });
 
@@ -58,7 +62,7 @@ const KINDS: Record<GroupType, { inputs: S; expected: S }> = {
     inputs: obj(['parent', 'holder_seed', 'child'], {
       parent: HEX,
       holder_seed: SEED,
-      child: obj(['subject', 'nonce'], { subject: { type: 'string' }, nonce: HEX, actions: { type: 'array', items: { type: 'string' } }, budget_uj: UINT, expiry: UINT, delegate_depth: UINT, add_caveats: { type: 'array', items: CAVEAT } }),
+      child: obj(['subject', 'nonce'], { subject: { type: 'string' }, nonce: HEX, actions: { type: 'array', items: { type: 'string' } }, budget_uj: UINT, expiry: UINT, delegate_depth: UINT, add_caveats: { type: 'array', items: CAVEAT }, budget_funds: FUNDS }),
     }),
     expected: { anyOf: [MINTED, ERROR] },
   },
@@ -82,6 +86,7 @@ export const PACK_KINDS: Readonly<Record<PackArea, readonly GroupType[]>> = {
   receipts: ['Decide', 'ReceiptVerify'],
   legacy_jcp1: ['ReceiptVerify'],
   caveats: ['GrantMint', 'Attenuate', 'Decide'],
+  money: ['GrantMint', 'Attenuate', 'Decide'],
 };
 
 /** The JSON Schema of `area`'s pack. */

@@ -29,6 +29,7 @@ import {
   type KeyPair,
 } from '../oracle.ts';
 
+const C21 = 'jcp/9#c21-checkpoints'; // §9: self-steering, non-issuer, widening, above-remainder, other-checkpoint amendments refused
 const ed = defaultEd25519();
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const state = (n: number | string) => contentId({ state: n });
@@ -145,7 +146,7 @@ describe('jcp §4.7 the run across a continuation, and as the steering side hold
 });
 
 describe('jcp §4.7 the amendment', () => {
-  clauseIt(['jcp/4.7#amender-differs-from-agent'], 'the agent cannot steer itself, a non-issuer cannot amend, and the verifying side refuses both', async () => {
+  clauseIt(['jcp/4.7#amender-differs-from-agent', C21], 'the agent cannot steer itself, a non-issuer cannot amend, and the verifying side refuses both', async () => {
     const g = await G();
     const c = await sign(g, { state: state('s0'), spent: spent(100n) });
     const amend = (k: KeyPair) => implementation().amendCheckpoint(k.seed, g.signed_grant, c.signed_checkpoint, { budget_uj: 100n });
@@ -167,7 +168,7 @@ describe('jcp §4.7 the amendment', () => {
     expect(await codeOf(implementation().amendCheckpoint(alice.seed, selfHeld.signed_grant, sc.signed_checkpoint, { budget_uj: 1n }))).toBe('ERR_AMENDMENT_SELF_STEER');
   });
 
-  clauseIt(['jcp/4.7#amender-differs-from-agent'], 'an amendment cites one checkpoint: bound to another, or handed a forged checkpoint, it is refused', async () => {
+  clauseIt(['jcp/4.7#amender-differs-from-agent', C21], 'an amendment cites one checkpoint: bound to another, or handed a forged checkpoint, it is refused', async () => {
     const g = await G();
     const c0 = await sign(g, { state: state('w0'), spent: spent(100n) });
     const c1 = await sign(g, { state: state('w1'), spent: spent(200n), prev: c0.signed_checkpoint });
@@ -183,7 +184,7 @@ describe('jcp §4.7 the amendment', () => {
     expect(await codeOf(implementation().amendCheckpoint(alice.seed, other.signed_grant, c0.signed_checkpoint, { budget_uj: 1n }))).toBe('ERR_CHECKPOINT_WRONG_GRANT');
   });
 
-  clauseIt(['jcp/4.7#amendment-only-tightens'], 'an amendment only tightens: a larger budget, an added action or a later expiry is refused on both sides', async () => {
+  clauseIt(['jcp/4.7#amendment-only-tightens', C21], 'an amendment only tightens: a larger budget, an added action or a later expiry is refused on both sides', async () => {
     const g = await G();
     const c = await sign(g, { state: state('t0') });
     const amend = (a: { budget_uj: bigint; actions?: string[]; expiry?: bigint }) => implementation().amendCheckpoint(alice.seed, g.signed_grant, c.signed_checkpoint, a);
@@ -202,7 +203,7 @@ describe('jcp §4.7 the amendment', () => {
     expect(await codeOf(verify({ budget_uj: 1000n }))).toBe('accepted');
   });
 
-  clauseIt(['jcp/4.7#amendment-within-remainder', 'jcp/4.7#both-sides-enforce-remainder'], 'with a stated spend the ceiling is budget − spent, saturating at zero, on the amending and the verifying side', async () => {
+  clauseIt(['jcp/4.7#amendment-within-remainder', 'jcp/4.7#both-sides-enforce-remainder', C21], 'with a stated spend the ceiling is budget − spent, saturating at zero, on the amending and the verifying side', async () => {
     const g = await G();
     const c = await sign(g, { state: state('r0'), spent: spent(400n) });
     const amend = (budget_uj: bigint, cp = c, prev?: Uint8Array) => implementation().amendCheckpoint(alice.seed, g.signed_grant, cp.signed_checkpoint, { budget_uj }, prev);

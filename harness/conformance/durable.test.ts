@@ -224,6 +224,8 @@ referenceOnly('durable record (reference-only: child processes, SIGKILL)', () =>
       'jcp/8.1#rebuild-by-replay',
       'jcp/11#repeat-gets-same-response',
       'jcp/11#repeat-not-redecided',
+      'jcp/4.11#in-flight-not-retried',
+      'jcp/4.11#in-flight-not-settled',
       'jcp/4.11#single-writer',
     ],
     `SIGKILLed ${KILLS}+ times at random points: no spend past a budget, no acknowledged decision lost, no request debited twice`,
@@ -315,6 +317,8 @@ referenceOnly('durable record (reference-only: child processes, SIGKILL)', () =>
             expect(dp.spent(grantId(root.grant))).toBe(a.spent.get(grantId(root.grant)) ?? 0n);
             expect(dp.spent(grantId(child.grant))).toBe(a.spent.get(grantId(child.grant)) ?? 0n);
             // every allowed decision with no outcome is surfaced unresolved, naming a holder that ran it; still debited
+            // (the spend above counts it); never retried (audit: no request key recorded twice, though every child
+            // resent the last requests it had seen) and never reported completed or failed
             const un = dp.unresolved();
             expect(un.map((u) => u.entryId)).toEqual(a.unresolved);
             for (const u of un) {
@@ -347,7 +351,7 @@ referenceOnly('durable record (reference-only: child processes, SIGKILL)', () =>
   );
 
   clauseIt(
-    ['jcp/4.11#single-writer', 'jcp/4.11#exclusive-access-on-open', 'jcp/4.11#fail-start-if-held'],
+    ['jcp/9#c26-one-writer', 'jcp/4.11#single-writer', 'jcp/4.11#exclusive-access-on-open', 'jcp/4.11#fail-start-if-held'],
     'a second process opening a held record is refused naming the holder; after the holder is SIGKILLed a restart reopens it',
     async () => {
       const file = path.join(dir, 'two-writers.rec');
@@ -381,7 +385,7 @@ referenceOnly('durable record (reference-only: child processes, SIGKILL)', () =>
   );
 
   clauseIt(
-    ['jcp/4.11#no-exclusivity-fail-open', 'jcp/4.11#proceeding-checkable'],
+    ['jcp/9#c26-one-writer', 'jcp/4.11#no-exclusivity-fail-open', 'jcp/4.11#proceeding-checkable'],
     'where the platform cannot provide exclusivity the open fails, deciding nothing and writing no entry',
     () => {
       const file = path.join(dir, 'no-lock.rec');

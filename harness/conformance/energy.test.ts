@@ -332,7 +332,7 @@ describe('jcp §5 plausibility (two-sided)', () => {
 });
 
 describe('jcp §5.1 the ladder always yields an honest figure (C9)', () => {
-  clauseIt(['jcp/5.1#provenance-not-overclaimed', 'jcp/5#hwshunt-measured-required', 'jcp/5#estimator-measured-absent'], 'any mix of rung results: a figure, whose provenance matches the rung that made it', async () => {
+  clauseIt(['jcp/9#c9-energy-honesty', 'jcp/5.1#provenance-not-overclaimed', 'jcp/5#hwshunt-measured-required', 'jcp/5#estimator-measured-absent'], 'any mix of rung results: a figure, whose provenance matches the rung that made it', async () => {
     const impl = await implementation();
     const counterRung = fc.record({
       status: fc.constantFrom('absent', 'failed', 'live', 'frozen', 'lumped', 'over', 'under'),

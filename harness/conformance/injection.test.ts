@@ -169,7 +169,7 @@ function placements(corpus: readonly Poison[]): Array<{ poison: Poison; where: P
 
 describe('jcp C19 a poisoned data frame is decided exactly as a benign one', () => {
   clauseIt(
-    ['jcp/6#outputs-tagged-data', 'jcp/6#data-frame-refused', 'jcp/7#untrusted-control', 'jcp/7#debit-on-allow'],
+    ['jcp/9#c19-injection', 'jcp/6#outputs-tagged-data', 'jcp/6#data-frame-refused', 'jcp/7#untrusted-control', 'jcp/7#debit-on-allow'],
     'every poison, in every free field and every kind, against a grant that would allow: untrusted-control, nothing debited, as benign',
     async () => {
       const { corpus, settings } = await RUN();
@@ -193,7 +193,7 @@ describe('jcp C19 a poisoned data frame is decided exactly as a benign one', () 
   );
 
   clauseIt(
-    ['jcp/6#outputs-tagged-data', 'jcp/6#data-frame-refused', 'jcp/7#untrusted-control', 'jcp/7#debit-on-allow'],
+    ['jcp/9#c19-injection', 'jcp/6#outputs-tagged-data', 'jcp/6#data-frame-refused', 'jcp/7#untrusted-control', 'jcp/7#debit-on-allow'],
     'in every setting (over budget, attacker caller, expired, chained, revoked) the poisoned output gets what the benign output gets',
     async () => {
       const { corpus, settings, g } = await RUN();
@@ -228,7 +228,7 @@ describe('jcp C19 a poisoned data frame is decided exactly as a benign one', () 
   );
 
   clauseIt(
-    ['jcp/6#outputs-tagged-data', 'jcp/6#data-frame-refused', 'jcp/7#decision-deterministic'],
+    ['jcp/9#c19-injection', 'jcp/6#outputs-tagged-data', 'jcp/6#data-frame-refused', 'jcp/7#decision-deterministic'],
     'after the whole corpus the point is untouched: a later control decision seals the same receipt bytes as on a fresh point',
     async () => {
       const { corpus, settings, g } = await RUN();
@@ -245,7 +245,7 @@ describe('jcp C19 a poisoned data frame is decided exactly as a benign one', () 
   );
 
   clauseIt(
-    ['jcp/6#outputs-tagged-data', 'jcp/7#debit-on-allow', 'jcp/7#action-not-granted'],
+    ['jcp/9#c19-injection', 'jcp/6#outputs-tagged-data', 'jcp/7#debit-on-allow', 'jcp/7#action-not-granted'],
     'content is opaque to control too: a poisoned payload or model changes nothing, a poisoned action is just an ungranted action',
     async () => {
       const { corpus, g } = await RUN();
@@ -270,7 +270,7 @@ describe('jcp C19 a poisoned data frame is decided exactly as a benign one', () 
 });
 
 describe('jcp C19 the trust tag is structural: data never becomes control', () => {
-  clauseIt(['jcp/6#outputs-tagged-data', 'jcp/6#data-frame-refused'], 'a poisoned data frame parses as data, every field verbatim', async () => {
+  clauseIt(['jcp/9#c19-injection', 'jcp/6#outputs-tagged-data', 'jcp/6#data-frame-refused'], 'a poisoned data frame parses as data, every field verbatim', async () => {
     const { corpus, g, req } = await RUN();
     for (const kind of KINDS) {
       for (const { poison, fields } of placements(corpus)) {
@@ -283,7 +283,7 @@ describe('jcp C19 the trust tag is structural: data never becomes control', () =
     }
   });
 
-  clauseIt(['jcp/6#outputs-tagged-data', 'jcp/6#data-frame-refused'], 'a frame cannot carry a second trust tag: the duplicate key is refused, whichever comes first', async () => {
+  clauseIt(['jcp/9#c19-injection', 'jcp/6#outputs-tagged-data', 'jcp/6#data-frame-refused'], 'a frame cannot carry a second trust tag: the duplicate key is refused, whichever comes first', async () => {
     const { g } = await RUN();
     const f = frameFor(g);
     const e = (v: string) => encodeCanonical(v);
@@ -310,7 +310,7 @@ describe('jcp C19 the trust tag is structural: data never becomes control', () =
   });
 
   clauseIt(
-    ['jcp/6#outputs-tagged-data', 'jcp/6#data-frame-refused', 'jcp/7#untrusted-control'],
+    ['jcp/9#c19-injection', 'jcp/6#outputs-tagged-data', 'jcp/6#data-frame-refused', 'jcp/7#untrusted-control'],
     'property: any text, in any free field of any kind of data frame, gets the benign decision',
     async () => {
       const { corpus, settings } = await RUN();

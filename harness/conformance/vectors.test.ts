@@ -117,3 +117,38 @@ describe('conformance/v1 is frozen: vectors:check, and one changed byte fails ch
     }
   }, 120_000);
 });
+
+describe('conformance/v1 tcIds and intents are guarded', () => {
+  it('a tcId whose case name changes, a dropped tcId and a reused tcId are each refused', async () => {
+    const { registryProblems } = await import('../../vectors/check.ts');
+    const before = { grants: { 'mint-basic': 1, 'mint-expiry': 2, 'mint-depth-0': 3 } };
+    expect(registryProblems(before, { grants: { ...before.grants, 'mint-new': 4 } })).toEqual([]);
+    expect(registryProblems(before, { grants: { 'mint-basic': 1, 'mint-expiry-renamed': 2, 'mint-depth-0': 3 } })).toEqual([
+      'grants tcId 2: its case name changed from mint-expiry to mint-expiry-renamed (tcIds are never renumbered or reused)',
+    ]);
+    expect(registryProblems(before, { grants: { 'mint-basic': 1, 'mint-depth-0': 3 } })).toEqual(['grants tcId 2 (mint-expiry) was removed from the registry']);
+    expect(registryProblems(before, { grants: { ...before.grants, 'mint-dup': 3 } })).toEqual(['grants tcId 3 is given to both mint-depth-0 and mint-dup']);
+  });
+
+  it('the generator refuses to publish a case whose observed outcome is not the outcome it declares', async () => {
+    const { checkIntent } = await import('../../vectors/gen.ts');
+    const { allCases } = await import('../../vectors/cases.ts');
+    const { execute } = await import('../../vectors/execute.ts');
+    const c = allCases().find((x) => x.pack === 'decisions' && x.name === 'deny-expired')!;
+    const observed = await execute(implementation(), c.type, c.inputs);
+    expect(() => checkIntent(c, observed)).not.toThrow();
+    expect(() => checkIntent({ ...c, intent: { steps: [{ verdict: 'allow' }] } }, observed)).toThrow(/deny-expired: the reference decided step 0 deny expired/);
+    const m = allCases().find((x) => x.pack === 'grants' && x.name === 'mint-subject-not-did')!;
+    expect(() => checkIntent({ ...m, intent: { error: 'ERR_DID_MALFORMED' } }, { error: 'ERR_GRANT_MALFORMED' })).toThrow(/requires refusal ERR_DID_MALFORMED/);
+  });
+});
+
+describe('conformance/v1 decisions.json names every deny reason of jcp §7', () => {
+  it('each reason §7 lists (the single-grant checks and the chained path) is the expected outcome of some vector', () => {
+    // jcp §7, in its order, then the chained path's structural reasons ("chain-broken / attenuation-violation")
+    const SECTION_7 = ['untrusted-control', 'revoked', 'untrusted-root', 'wrong-resource', 'wrong-subject', 'bad-signature', 'expired', 'action-not-granted', 'budget-exceeded', 'chain-broken', 'attenuation-violation'];
+    const pack = loadPacks(V1).find((p) => p.file === 'decisions.json')!.pack;
+    const named = new Set(pack.testGroups.flatMap((g) => g.tests.flatMap((t) => ((t.expected['steps'] as JsonObject[] | undefined) ?? []).map((s) => s['deny_reason']))));
+    expect(SECTION_7.filter((r) => !named.has(r))).toEqual([]);
+  });
+});

@@ -271,9 +271,13 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
       await t.restart();
       const c2 = await connectWire(t.urls[0]!);
       try {
+        // first something new: it must see the spend from before the restart (an endpoint that forgot would allow it
+        // against the full budget), then the repeat: the first response again (a re-decision would seal a different
+        // remaining budget), and no second debit
+        await expectRemaining(t, c2, sg, 250n, 'after restart');
         const again = decided(t, await ask(c2, body));
         expect(toHex(again.response.receipt)).toBe(toHex(first.receipt));
-        await expectRemaining(t, c2, sg, 250n, 'after restart');
+        await expectRemaining(t, c2, sg, 251n, 'after restart and repeat');
       } finally {
         await c2.close();
       }

@@ -14,7 +14,11 @@
 //   JCP_ENDPOINT_CLAIMS      classes claimed (default jcp:C8,jcp:C13)
 //   JCP_ENDPOINT_RUN         a label mixed into every grant nonce and resource, so a durable endpoint that kept the
 //                            spend of an earlier run starts this one on fresh grants (default: the current time)
+//   JCP_ENDPOINT_RESTART     a shell command that restarts the endpoint (it returns once the restart is under way;
+//                            the harness then waits up to 30 s for the endpoint to accept connections). Without it
+//                            the restart test reads "unimplemented".
 // Its clock is assumed within a few seconds of the harness's: requests are stamped with the harness's clock.
+import { execSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,7 +75,9 @@ function externalTarget(url: string): WireTarget {
   if (!steward) throw new Error('JCP_ENDPOINT_STEWARD must name the did:key that seals the endpoint\'s receipts');
   const seedHex = process.env['JCP_ENDPOINT_ISSUER_SEED'];
   const run = process.env['JCP_ENDPOINT_RUN'] || String(Date.now());
+  const restartCmd = process.env['JCP_ENDPOINT_RESTART'];
   return {
+    ...(restartCmd ? { restart: () => restartExternal(url, restartCmd) } : {}),
     urls: [url],
     steward,
     window_s: envBigint('JCP_ENDPOINT_WINDOW_S', WIRE_FRESHNESS_WINDOW_S),
@@ -82,6 +88,22 @@ function externalTarget(url: string): WireTarget {
     inProcess: false,
     close: async () => {},
   };
+}
+
+/** Runs the operator's restart command, then waits (up to 30 s) until the endpoint accepts a connection again. */
+async function restartExternal(url: string, cmd: string): Promise<void> {
+  execSync(cmd, { stdio: 'ignore', shell: '/bin/sh', timeout: 30_000 });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      const c = await connectWire(url);
+      await c.close();
+      return;
+    } catch (e) {
+      if (Date.now() > deadline) throw new Error(`the endpoint ${url} did not accept connections within 30 s of its restart: ${e instanceof Error ? e.message : String(e)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
 }
 
 async function inProcessTarget(): Promise<WireTarget> {

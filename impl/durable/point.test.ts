@@ -245,4 +245,29 @@ describe('durable point', () => {
     expect(bytesEqual(got.receipt, want.receipt)).toBe(true);
     b.close();
   });
+
+  it('refuses junk with a typed code and records nothing for it', () => {
+    const p = tmpRecord();
+    const a = open(p);
+    const junk: unknown[] = [null, undefined, 0, 'x', {}, { frame: {}, chain: [] }, { ...streamRequest(0, 1n), cost: { uj: -1n, provenance: 'HwShunt' } }, { ...streamRequest(0, 1n), now_s: 1 }];
+    for (const j of junk) {
+      expect(codeOf(() => a.decide(j as never)), String(j)).toMatch(/^ERR_/);
+      expect(codeOf(() => a.decideOnce(requestKey(9), j as never, encode)), String(j)).toMatch(/^ERR_/);
+    }
+    expect(codeOf(() => a.decideOnce(new Uint8Array(31), streamRequest(0, 1n), encode))).toBe('ERR_BAD_ARGUMENT');
+    expect(codeOf(() => a.decideOnce('k' as never, streamRequest(0, 1n), encode))).toBe('ERR_BAD_ARGUMENT');
+    expect(codeOf(() => a.decideOnce(requestKey(9), streamRequest(0, 1n), 'f' as never))).toBe('ERR_BAD_ARGUMENT');
+    expect(codeOf(() => a.decideOnce(requestKey(9), streamRequest(0, 1n), (() => 'not bytes') as never))).toBe('ERR_BAD_ARGUMENT');
+    const d = recorded(a.decide(streamRequest(0, 1n)));
+    expect(codeOf(() => a.complete(d.entryId, 'done' as never))).toBe('ERR_BAD_ARGUMENT');
+    expect(codeOf(() => a.complete(d.entryId, 'completed', 7 as never))).toBe('ERR_BAD_ARGUMENT');
+    expect(codeOf(() => a.revoke(null as never, rootGrant))).toBe('ERR_BAD_ARGUMENT');
+    expect(codeOf(() => a.status(-1))).toBe('ERR_BAD_ARGUMENT');
+    expect(a.spent(ROOT_ID)).toBe(1n); // the refused encodings debited nothing
+    a.close();
+    expect(readRecordFile(p).entries.length).toBe(1);
+    for (const bad of [{ path: '' }, { path: 3 }, { holder: '' }, { holder: null }]) {
+      expect(codeOf(() => openDurablePoint({ path: p, steward, holder: 'h', ...(bad as object) } as never))).toBe('ERR_BAD_ARGUMENT');
+    }
+  });
 });

@@ -1,7 +1,7 @@
 // Unit tests of impl/energy/ladder.ts (jcp §5.1 the metering ladder).
 import { describe, expect, it } from 'vitest';
 import { codeOf } from '../_test-support.ts';
-import { walkLadder, type CounterResult } from './ladder.ts';
+import { meterSpan, walkLadder, type CounterResult } from './ladder.ts';
 import type { LivenessVerdict } from './liveness.ts';
 
 const LIVE: LivenessVerdict = { live: true, counted: 20, advanced: 20, too_long: 0, counted_ns: 500_000_000n, worst_window: 5 };
@@ -63,5 +63,30 @@ describe('walkLadder', () => {
     expect(codeOf(() => walkLadder([{ rung: 'smc', status: 'absent' } as never], models))).toBe('ERR_ENERGY_MALFORMED');
     expect(codeOf(() => walkLadder([{ rung: 'rapl', status: 'absent' }, { rung: 'rapl', status: 'absent' }], models))).toBe('ERR_ENERGY_MALFORMED');
     expect(codeOf(() => walkLadder([], { estimated_uj: -1n }))).toBe('ERR_ENERGY_MALFORMED');
+  });
+});
+
+describe('meterSpan (from raw samples)', () => {
+  const MS = 1_000_000n;
+  const samples = (uj_per_tick: bigint) => Array.from({ length: 21 }, (_, i) => ({ t_ns: BigInt(i) * 25n * MS, value: BigInt(i) * uj_per_tick }));
+  it('sums only RAPL packages, declines the rung when one package is frozen, naming it', () => {
+    const ok = meterSpan(
+      [{ rung: 'rapl', status: 'read', counters: [{ zone: 'intel-rapl:0', name: 'package-0', samples: samples(100n) }, { zone: 'intel-rapl:1', name: 'psys', samples: samples(900n) }] }],
+      models,
+    );
+    expect(ok.energy).toEqual({ measured_uj: 2000n, estimated_uj: 900n, provenance: 'HwShunt', coverage: 'Whole' });
+    const bad = meterSpan(
+      [{ rung: 'rapl', status: 'read', counters: [{ zone: 'intel-rapl:0', name: 'package-0', samples: samples(100n) }, { zone: 'intel-rapl:1', name: 'package-1', samples: samples(0n) }] }],
+      models,
+    );
+    expect(bad.rung).toBe('estimate');
+    expect(bad.declined[0]).toMatchObject({ rung: 'rapl', reason: 'not-live', not_live: ['package-1'] });
+  });
+  it('judges plausibility where telemetry is given, and treats a RAPL with no package zone as absent', () => {
+    // 100 000 µJ per 25 ms is 4 W, on a board drawing 60 W: under (60 − 5) / 4 = 13.75 W
+    const c = meterSpan([{ rung: 'nvml', status: 'read', counters: [{ zone: 'gpu0', name: 'gpu0', samples: samples(100_000n) }], telemetry: { draw_mw: [60_000n], limit_mw: 65_000n } }], models);
+    expect(c.declined[1]).toMatchObject({ rung: 'nvml', reason: 'implausible', plausibility: { verdict: 'counter-under-rate', rate_mw: 4_000n } });
+    const none = meterSpan([{ rung: 'rapl', status: 'read', counters: [{ zone: 'intel-rapl:1', name: 'psys', samples: samples(1n) }] }], models);
+    expect(none.declined[0]).toEqual({ rung: 'rapl', reason: 'absent' });
   });
 });

@@ -25,7 +25,7 @@ export type ThreadRunState = 'running' | 'stopped' | 'waiting' | 'uninterruptibl
  * platform's run states) and none "in a wait that no signal ends" (uninterruptible).
  */
 export function memberAtRest(threads: readonly ThreadRunState[]): boolean {
-  return threads.every((t) => t !== 'running');
+  return threads.every((t) => t !== 'running' && t !== 'uninterruptible');
 }
 
 /** One process of a tree as one walk read it. A process is its pid and its start time (a reused pid is another). */

@@ -28,7 +28,7 @@
 // holder delegation, so no parent link to the steered grant), and an auditor holding the checkpoint+amendment pair
 // recomputes the nonce and finds the continuation fully determined: anything else is refused.
 //
-// Readings taken where the spec is open (each also in the report of the tests that depend on it):
+// Readings taken where the spec is open (candidates for the spec map's open points):
 // - "spent" is cumulative under the grant the checkpoint cites. A continuation is a new grant whose ledger starts at
 //   zero at every enforcement point, so its checkpoints declare spend under it. One run is the prev-linked checkpoints
 //   under a grant and its continuations: within one grant a declared spend never decreases; across the step into a
@@ -36,7 +36,8 @@
 //   with the new ledger, but a spend once stated must still be stated — going quiet under the continuation would
 //   otherwise recover its full issued ceiling. A prev under another grant without that link is refused.
 // - The run rules bind a checkpoint to the predecessor the verifier is shown. A verifier that holds the run (the
-//   issuer, who received every checkpoint) MUST present the last checkpoint it holds as `prev`: a checkpoint that does
+//   issuer, who received every checkpoint) is to present the last checkpoint it holds as `prev` (this module's usage,
+//   not a MUST of the spec, which says nothing of how the rules are checked): a checkpoint that does
 //   not extend it — a quiet restart with no prev, or a fork — is then refused (ERR_CHECKPOINT_RUN_BROKEN). A verifier
 //   shown a checkpoint with no prev and holding nothing earlier has nothing to hold it to.
 // - An amendment MUST only tighten: budget_uj ≤ the steered budget_uj; actions ⊆ the steered actions; expiry no later

@@ -88,6 +88,37 @@ describe('enforcement point input (jcp §4.8, §4.9, §4.10)', () => {
   });
 });
 
+describe('jcp §4.9 the metered path at the point', () => {
+  it('a breach at the debit point debits the measured joules (tainted spend too) but no money, and seals deny', () => {
+    const g = mintGrant(alice, {
+      subject: bob.did,
+      resource: TOOL,
+      actions: ['call'],
+      budget_uj: 100n,
+      budget_funds: { currency: 'USD', minor: 50n },
+      caveats: [{ MaxCostUj: 10n }],
+      nonce: nonce(4),
+    });
+    const id = grantId(g.grant);
+    const p = createEnforcementPoint({ steward });
+    const label: Label = { integrity: 'untrusted', origins: ['web'], readers: 'all' };
+    const a = p.authorize(request([g], 5n, { cost_funds: { currency: 'USD', minor: 7n }, label }));
+    expect(a.verdict).toBe('authorized');
+    if (a.verdict !== 'authorized') return;
+    expect(a.pending).toEqual([{ MaxCostUj: 10n }]);
+    expect([p.spent(id), p.spentFunds(id), p.taintedSpent(id)]).toEqual([0n, 0n, 0n]);
+    const d = p.settle(a.ticket, { uj: 12n, provenance: 'HwShunt' }, 1n);
+    expect([d.verdict, d.deny_reason, d.debited]).toEqual(['deny', 'caveat-unsatisfied', [id]]);
+    expect([p.spent(id), p.spentFunds(id), p.taintedSpent(id)]).toEqual([12n, 0n, 12n]);
+    expect([d.core.cost_uj, d.core.budget_remaining_uj]).toEqual([12n, 88n]);
+    // within the cap: allow debits joules and money
+    const b = p.authorize(request([g], 5n, { cost_funds: { currency: 'USD', minor: 7n } }));
+    if (b.verdict !== 'authorized') throw new Error('not authorized');
+    expect(p.settle(b.ticket, { uj: 9n, provenance: 'HwShunt' }, 1n).verdict).toBe('allow');
+    expect([p.spent(id), p.spentFunds(id)]).toEqual([21n, 7n]);
+  });
+});
+
 describe('jcp §4.8 property', () => {
   it('no tree of attenuations lets the allowed spend exceed the root budget in joules and in money', () => {
     const holders = [bob, carol, key('dave'), key('erin'), key('frank')];
