@@ -1,11 +1,14 @@
-// jcp §4.11 "Durable spend: a restart is not a fresh budget" and C26 "one writer per record", checked against the
-// reference's durable enforcement point (impl/durable) with real processes: a child process runs a stream of decisions
-// against a durable record and is SIGKILLed at random points, over and over; a second process opening a held record
-// is refused naming the holder; a SIGKILLed holder's claim is released by the OS so a restart reopens the record.
+// jcp §4.11 "Durable spend: a restart is not a fresh budget" and C26 "one writer per record".
 //
-// REFERENCE-ONLY: killing a process mid-append and reopening its record cannot be expressed through the testee protocol
-// (harness/PROTOCOL.md has no process control), so these tests drive impl/durable directly through child processes and
-// are skipped when an external testee is under test (JCP_TESTEE). They carry clause ids so the spec map indexes them.
+// Black-box (last describe): through the testee protocol (durable.open / durable.decide / durable.close), a second open
+// of a held record is refused ERR_RECORD_LOCKED, and once the holder releases it a reopen re-establishes the spend.
+//
+// REFERENCE-ONLY (the other describe): killing a process mid-append and reopening its record cannot be expressed through
+// the testee protocol (harness/PROTOCOL.md has no process control), so these tests drive the reference's impl/durable
+// directly through child processes (impl/durable/_crash-child.ts, bundled once): a child runs a stream of decisions
+// against a durable record and is SIGKILLed at random points, over and over; a second process opening a held record is
+// refused naming the holder; a SIGKILLed holder's claim is released by the OS so a restart reopens the record. They are
+// skipped when an external testee is under test (JCP_TESTEE), and carry clause ids so the spec map indexes them.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

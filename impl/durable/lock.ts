@@ -121,6 +121,7 @@ export function claimRecord(fd: number, recordPath: string, holder: string, ex: 
   const r = ex.claim(fd);
   if (!r.ok) {
     if (r.held) {
+      // the sidecar is written just after the claim is taken, so in that instant it may still name the previous holder
       const h = readHolder(recordPath);
       const who = h ? `${h.holder} (pid ${h.pid})` : 'an unnamed holder (its holder file is missing)';
       // jcp §4.11: "MUST fail to start rather than proceed where another writer already holds it"
