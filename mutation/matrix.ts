@@ -5,8 +5,9 @@
 // or the control (the decision copy with no fault) is killed.
 //
 // Usage: tsx mutation/matrix.ts [--only id,id] [--all-files] [--pool N]
-//   Each mutant runs the test files that name a clause of its class or one of its own clauses, plus the vector
-//   replay (harness/conformance/vectors.test.ts) when present; --all-files runs the whole suite for every mutant.
+//   Each mutant first runs the test files that name one of its own clauses, plus the vector replay
+//   (harness/conformance/vectors.test.ts) when present; a survivor is run again over every file naming a clause of
+//   its class. The control runs every file that asks for a decision. --all-files runs the whole suite for every mutant.
 //   A mutant is killed by tests that FAIL; tests that crash, time out or error against it are reported apart and never
 //   count as a kill (they would be the mutant's own bug, not the suite's catch).
 import { spawn } from 'node:child_process';
@@ -47,6 +48,7 @@ export interface Row {
   readonly killed: boolean;
   readonly wall_s: number;
   readonly extra_claims: readonly string[];
+  readonly reach: Reach;
   readonly error?: string;
   readonly sample?: readonly string[];
 }
@@ -59,10 +61,15 @@ function suiteFiles(): string[] {
   ).sort();
 }
 
-/** The test files a mutant runs: those naming one of its clauses or a clause of its class, and the vector replay. */
-function filesFor(m: Mutant, all: readonly string[], allFiles: boolean): string[] {
-  if (allFiles || m === CONTROL) return [...all];
-  const ids = new Set([...m.clauses, ...CLAUSES.filter((c) => c.classes.includes(m.class)).map((c) => c.id)]);
+/** How widely a mutant's run reaches: the files naming its own clauses, those naming any clause of its class, all. */
+type Reach = 'clauses' | 'class' | 'all';
+
+/** The test files a mutant runs at `reach`, always with the vector replay. */
+function filesFor(m: Mutant, all: readonly string[], reach: Reach): string[] {
+  if (reach === 'all') return [...all];
+  // the control replaces only the decision path: it runs every file that asks for a decision
+  if (m === CONTROL) return all.filter((f) => f === VECTOR_REPLAY || /\.decide\(/.test(readFileSync(join(ROOT, f), 'utf8')));
+  const ids = new Set([...m.clauses, ...(reach === 'class' ? CLAUSES.filter((c) => c.classes.includes(m.class)).map((c) => c.id) : [])]);
   return all.filter((f) => {
     if (f === VECTOR_REPLAY) return true;
     const src = readFileSync(join(ROOT, f), 'utf8');
@@ -80,8 +87,8 @@ const NOT_A_KILL = new Set(['passed', 'not claimed', 'unimplemented', 'skipped',
 const FAULTS = new Set(['crash', 'timeout', 'errored']);
 
 /** Runs `files` against the mutant testee and reads the record. */
-function runOne(m: Mutant, files: readonly string[], tmp: string): Promise<Row> {
-  const record = join(tmp, `${m.id}.jsonl`);
+function runOne(m: Mutant, files: readonly string[], tmp: string, reach: Reach): Promise<Row> {
+  const record = join(tmp, `${m.id}-${reach}.jsonl`);
   const extra = [...new Set([m.class, ...m.clauses.flatMap((id) => CLAUSES.find((c) => c.id === id)?.classes ?? [])])].filter(
     (c) => PENDING_CLASSES.includes(c) && !CLAIMED.includes(c),
   );
@@ -127,6 +134,7 @@ function runOne(m: Mutant, files: readonly string[], tmp: string): Promise<Row> 
         killed: complete && total > 0,
         wall_s,
         extra_claims: extra,
+        reach,
         ...(complete ? {} : { error: `the run did not complete: ${JSON.stringify(end)} ${tail.slice(-600)}` }),
         ...(sample.length ? { sample } : {}),
       });
@@ -154,13 +162,14 @@ const cell = (n: number, has: boolean) => (has ? (n > 0 ? `killed(${n})` : '-') 
 
 function line(r: Row, hasVectors: boolean): string {
   const verdict = r.id === CONTROL.id ? (r.killed || r.error ? 'CONTROL KILLED' : 'survives (as it must)') : r.error ? 'ERROR' : r.killed ? 'KILLED' : 'SURVIVED';
-  return `${pad(r.id, 38)} ${pad(r.class, 9)} ${pad(cell(r.kills.conformance, true), 13)} ${pad(cell(r.kills.vectors, hasVectors), 13)} ${pad(cell(r.kills.property, true), 13)} ${pad(`${r.on_target}`, 9)} ${pad(`${r.wall_s}s`, 8)} ${verdict}${r.faults ? ` (${r.faults} crash/timeout/errored, not counted)` : ''}${r.extra_claims.length ? ` [claims ${r.extra_claims.join(',')} added]` : ''}`;
+  return `${pad(r.id, 38)} ${pad(r.class, 9)} ${pad(cell(r.kills.conformance, true), 13)} ${pad(cell(r.kills.vectors, hasVectors), 13)} ${pad(cell(r.kills.property, true), 13)} ${pad(`${r.on_target}`, 9)} ${pad(`${r.wall_s}s`, 8)} ${pad(`${r.files}/${r.reach}`, 11)} ${verdict}${r.faults ? ` (${r.faults} crash/timeout/errored, not counted)` : ''}${r.extra_claims.length ? ` [claims ${r.extra_claims.join(',')} added]` : ''}`;
 }
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1]!.split(',') : undefined;
   const allFiles = argv.includes('--all-files');
+  const first: Reach = allFiles ? 'all' : 'clauses';
   const n = argv.includes('--pool') ? Number(argv[argv.indexOf('--pool') + 1]) : 2;
   const all = suiteFiles();
   const hasVectors = all.includes(VECTOR_REPLAY) && existsSync(join(ROOT, 'vectors', 'conformance', 'v1'));
@@ -168,10 +177,17 @@ async function main(): Promise<number> {
   const tmp = mkdtempSync(join(tmpdir(), 'jcp-kill-matrix-'));
   const started = Date.now();
   console.log(`kill matrix: ${mutants.length} runs (${MUTANTS.length} mutants + the control), pool ${n}${hasVectors ? '' : '; vector packs: n/a (no replay test found)'}`);
-  console.log(`${pad('mutant', 38)} ${pad('class', 9)} ${pad('conformance', 13)} ${pad('vectors', 13)} ${pad('property', 13)} ${pad('on-target', 9)} ${pad('wall', 8)} verdict`);
+  console.log(`${pad('mutant', 38)} ${pad('class', 9)} ${pad('conformance', 13)} ${pad('vectors', 13)} ${pad('property', 13)} ${pad('on-target', 9)} ${pad('wall', 8)} ${pad('files', 11)} verdict`);
   let rows: Row[];
   try {
-    rows = await pool(mutants, n, (m) => runOne(m, filesFor(m, all, allFiles), tmp), (r) => console.log(line(r, hasVectors)));
+    rows = await pool(mutants, n, (m) => runOne(m, filesFor(m, all, first), tmp, first), (r) => console.log(line(r, hasVectors)));
+    // a mutant that survives the files naming its own clauses is run again over every file of its class
+    const again = mutants.filter((m, i) => m !== CONTROL && !rows[i]!.killed && first === 'clauses');
+    if (again.length) {
+      console.log(`escalating ${again.length} survivor(s) to every test file of their class`);
+      const more = await pool(again, n, (m) => runOne(m, filesFor(m, all, 'class'), tmp, 'class'), (r) => console.log(line(r, hasVectors)));
+      rows = rows.map((r) => more.find((x) => x.id === r.id) ?? r);
+    }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

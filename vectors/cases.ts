@@ -17,13 +17,15 @@ import type { Caveat, Frame, Funds, Grant, SignedGrant } from '../impl/jcp/types
 import { signSign1 } from '../impl/cose/sign1.ts';
 import { stewardKid } from '../impl/receipt/seal.ts';
 import type { GroupType, Json, JsonObject, PackArea } from './model.ts';
+import { authorMintPolicy, eventClassId, mintPolicyBytes, signedMintPolicyToCbor, type MintPolicy } from '../impl/jcp/standing.ts';
 
 /** The outcome a case requires: a refusal code, a grant verdict, the verdicts of a decision's steps, or success. */
 export type Intent =
   | { readonly error: string }
   | { readonly verdict: 'valid' | 'invalid' }
   | { readonly steps: ReadonlyArray<{ readonly verdict: 'allow' | 'deny'; readonly deny_reason?: string }>; readonly revocations?: readonly string[] }
-  | { readonly ok: true };
+  | { readonly ok: true }
+  | { readonly firings: ReadonlyArray<'minted' | string>; readonly ledger: { readonly firings: number; readonly cumulative_uj: number } };
 
 /** One named case. */
 export interface Case {
@@ -664,7 +666,54 @@ function moneyCases(): Case[] {
   ];
 }
 
+// ---- standing.json: mint policies and firings of jcp §4.6 (C20) -----------------------------------------------------
+
+function standingCases(): Case[] {
+  const PUSH = eventClassId({ source: 'github', event: 'push' });
+  const ISSUE = eventClassId({ source: 'github', event: 'issue' });
+  const g = root('standing-grant', { expiry: 5000n });
+  const g2 = root('standing-grant-2', { expiry: 5000n });
+  const leafOnly = root('standing-leaf', { delegate_depth: 0n });
+  const policy = (sg: SignedGrant, per: bigint, max: bigint) => encodeCanonical(signedMintPolicyToCbor(authorMintPolicy(sg, alice, { event_class: PUSH, per_firing_uj: per, max_firings: max })));
+  const raw = (p: MintPolicy, signer: KeyPair) => encodeCanonical(signedMintPolicyToCbor({ policy: p, signature: defaultEd25519().sign(signer.seed, mintPolicyBytes(p)) }));
+  const NOT_AMPLIFY = 'jcp/4.6#policy-not-amplify';
+  const C20 = 'jcp/9#c20-standing';
+  const A = (name: string, comment: string, flags: string[], sg: SignedGrant, per: number, max: number, intent: Intent, issuer: KeyPair = alice): Case => ({
+    pack: 'standing',
+    name,
+    type: 'PolicyAuthor',
+    comment,
+    flags: ['Standing', ...flags],
+    clauses: [NOT_AMPLIFY],
+    inputs: { issuer_seed: toHex(issuer.seed), grant: sgHex(sg), policy: { event_class: PUSH, per_firing_uj: per, max_firings: max } },
+    intent,
+  });
+  const F = (name: string, comment: string, flags: string[], clauses: string[], sg: SignedGrant, pol: Uint8Array, classes: string[], intent: Extract<Intent, { firings: unknown }>): Case => ({
+    pack: 'standing',
+    name,
+    type: 'StandingFire',
+    comment,
+    flags: ['Standing', ...flags],
+    clauses,
+    inputs: { steward_seed: toHex(steward.seed), grant: sgHex(sg), policy: toHex(pol), firings: classes.map((ec, i) => ({ event_class: ec, holder_seed: toHex(bob.seed), child: { subject: carol.did, nonce: toHex(nonce(`standing-${name}-${i}`)) } })) },
+    intent,
+  });
+  return [
+    A('author-policy', "the grant's issuer signs a policy bound to the grant by id: exact bytes", ['Canonical'], g, 300, 5, { ok: true }),
+    A('author-whole-budget', 'a per-firing slice equal to the whole grant is no amplification', ['Canonical', 'BudgetBoundary'], g, 1000, 1, { ok: true }),
+    A('author-not-issuer', "bob, not the grant's issuer, cannot author its policy", ['NonHolder', 'SuiteErrorCode'], g, 300, 5, { error: 'ERR_MINT_POLICY_UNAUTHORIZED' }, bob),
+    A('author-slice-past-grant', 'a per-firing slice above the grant budget amplifies it', ['Amplification', 'SuiteErrorCode'], g, 1001, 1, { error: 'ERR_MINT_POLICY_AMPLIFIES' }),
+    A('author-over-leaf-only', 'a policy over a leaf-only grant would mint children the grant forbids', ['Amplification', 'DepthLimit', 'SuiteErrorCode'], leafOnly, 10, 1, { error: 'ERR_MINT_POLICY_AMPLIFIES' }),
+    F('fire-once', 'one firing mints a strictly weaker child of the standing grant: exact bytes; the ledger counts it', ['Canonical'], [C20], g, policy(g, 300n, 5n), [PUSH], { firings: ['minted'], ledger: { firings: 1, cumulative_uj: 300 } }),
+    F('fire-wrong-class', 'an event of another class is refused; the ledger is unchanged', ['SuiteErrorCode'], [C20], g, policy(g, 300n, 5n), [ISSUE], { firings: ['ERR_FIRING_WRONG_EVENT_CLASS'], ledger: { firings: 0, cumulative_uj: 0 } }),
+    F('fire-past-budget', 'three 300 µJ firings fit a 1000 µJ grant; a fourth would reach 1200 and is refused, though five are allowed', ['BudgetBoundary', 'SuiteErrorCode'], [C20], g, policy(g, 300n, 5n), [PUSH, PUSH, PUSH, PUSH], { firings: ['minted', 'minted', 'minted', 'ERR_FIRING_OVER_BUDGET'], ledger: { firings: 3, cumulative_uj: 900 } }),
+    F('fire-exhausted', 'a policy of two firings refuses a third', ['SuiteErrorCode'], [C20], g2, policy(g2, 100n, 2n), [PUSH, PUSH, PUSH], { firings: ['minted', 'minted', 'ERR_FIRINGS_EXHAUSTED'], ledger: { firings: 2, cumulative_uj: 200 } }),
+    F('fire-crafted-amplifying', 'a policy signed past the author check, slicing 1001 µJ from 1000, mints nothing', ['Amplification', 'SuiteErrorCode'], [NOT_AMPLIFY], g, raw({ grant_id: gid(g), issuer: alice.did, event_class: PUSH, per_firing_uj: 1001n, max_firings: 1n }, alice), [PUSH], { firings: ['ERR_MINT_POLICY_AMPLIFIES'], ledger: { firings: 0, cumulative_uj: 0 } }),
+    F('fire-foreign-policy', "a policy signed by mallory, not the grant's issuer, mints nothing", ['NonHolder', 'SuiteErrorCode'], [NOT_AMPLIFY], g, raw({ grant_id: gid(g), issuer: mallory.did, event_class: PUSH, per_firing_uj: 10n, max_firings: 1n }, mallory), [PUSH], { firings: ['ERR_MINT_POLICY_UNAUTHORIZED'], ledger: { firings: 0, cumulative_uj: 0 } }),
+  ];
+}
+
 /** Every case of conformance/v1, pack by pack, in a stable order. */
 export function allCases(): Case[] {
-  return [...grantCases(), ...chainCases(), ...decisionCases(), ...receiptCases(), ...legacyCases(), ...caveatCases(), ...moneyCases()];
+  return [...grantCases(), ...chainCases(), ...decisionCases(), ...receiptCases(), ...legacyCases(), ...caveatCases(), ...moneyCases(), ...standingCases()];
 }

@@ -6,6 +6,7 @@ import { TesteeError, type DecideFields, type Implementation, type MintFields, t
 import type { CborInput } from '../impl/cbor/index.ts';
 import { fromHex, toHex } from '../impl/bytes.ts';
 import type { GroupType, Json, JsonObject } from './model.ts';
+import { decodeSignedMintPolicy, mintPolicyId } from '../impl/jcp/standing.ts';
 
 const hex = (v: Json | undefined, what: string): Uint8Array => {
   if (typeof v !== 'string') throw new Error(`vector input ${what} must be a hex string`);
@@ -170,6 +171,29 @@ async function decide(impl: Implementation, inp: JsonObject): Promise<JsonObject
   return out;
 }
 
+/**
+ * A StandingFire vector (jcp §4.6): a fresh point, then each firing of the signed policy over the standing grant in
+ * turn; each firing's child (or refusal) and the point's mint ledger afterwards. The policy id the ledger is keyed by
+ * is read from the policy bytes by the reference (harness tooling, as in harness/conformance/standing.test.ts).
+ */
+async function standingFire(impl: Implementation, inp: JsonObject): Promise<JsonObject> {
+  const p = await impl.newPoint(hex(inp['steward_seed'], 'steward_seed'));
+  const grant = hex(inp['grant'], 'grant');
+  const policy = hex(inp['policy'], 'policy');
+  const firings: Json[] = [];
+  for (const [i, f] of arr(inp['firings'], 'firings').entries()) {
+    const o = obj(f, `firings[${i}]`);
+    const c = obj(o['child'], `firings[${i}].child`);
+    const r = await refusal(() =>
+      impl.fire(p, { policy, grant, holder_seed: hex(o['holder_seed'], 'holder_seed'), event_class: str(o['event_class'], 'event_class'), child: { subject: str(c['subject'], 'child.subject'), nonce: hex(c['nonce'], 'child.nonce') } }),
+    );
+    firings.push('error' in r ? r : { signed_grant: toHex(r.signed_grant), grant_id: r.grant_id });
+  }
+  const g = await impl.verifyGrant(grant);
+  const l = await impl.mintLedger(p, mintPolicyId(decodeSignedMintPolicy(policy).policy), g.grant_id);
+  return { firings, ledger: { firings: num(l.firings, 'ledger.firings'), cumulative_uj: num(l.cumulative_uj, 'ledger.cumulative_uj') } };
+}
+
 /** Runs a vector of `type` with `inputs` against `impl`: its outputs, or `{ error: code }` when refused. */
 export async function execute(impl: Implementation, type: GroupType, inp: JsonObject): Promise<JsonObject> {
   switch (type) {
@@ -187,6 +211,19 @@ export async function execute(impl: Implementation, type: GroupType, inp: JsonOb
     }
     case 'Decide':
       return decide(impl, inp);
+    case 'PolicyAuthor': {
+      const pol = obj(inp['policy'], 'policy');
+      const r = await refusal(() =>
+        impl.authorPolicy(hex(inp['issuer_seed'], 'issuer_seed'), hex(inp['grant'], 'grant'), {
+          event_class: str(pol['event_class'], 'policy.event_class'),
+          per_firing_uj: uint(pol['per_firing_uj'], 'policy.per_firing_uj'),
+          max_firings: uint(pol['max_firings'], 'policy.max_firings'),
+        }),
+      );
+      return 'error' in r ? r : { signed_policy: toHex(r.signed_policy), policy_id: r.policy_id };
+    }
+    case 'StandingFire':
+      return standingFire(impl, inp);
     case 'ReceiptVerify': {
       const steward = inp['steward'] === undefined ? undefined : str(inp['steward'], 'steward');
       const r = await refusal(() => impl.verifyReceipt(hex(inp['receipt'], 'receipt'), steward));

@@ -82,6 +82,11 @@ export function checkIntent(c: Case, observed: JsonObject): void {
     });
     if (i.revocations && JSON.stringify(observed['revocations']) !== JSON.stringify(i.revocations)) fail(`answered the revocations ${JSON.stringify(observed['revocations'])}, the case requires ${JSON.stringify(i.revocations)}`);
   }
+  if ('firings' in i) {
+    const got = (observed['firings'] as JsonObject[]).map((f) => ('error' in f ? String(f['error']) : 'minted'));
+    if (JSON.stringify(got) !== JSON.stringify(i.firings)) fail(`answered the firings ${JSON.stringify(got)}, the case requires ${JSON.stringify(i.firings)}`);
+    if (JSON.stringify(observed['ledger']) !== JSON.stringify(i.ledger)) fail(`left the ledger ${JSON.stringify(observed['ledger'])}, the case requires ${JSON.stringify(i.ledger)}`);
+  }
 }
 
 /**
@@ -104,6 +109,7 @@ function resultOf(c: Case): VectorTest['result'] {
   if ('error' in i) return 'invalid';
   if ('verdict' in i) return i.verdict;
   if ('steps' in i) return i.steps[i.steps.length - 1]!.verdict === 'allow' ? 'valid' : 'invalid';
+  if ('firings' in i) return i.firings[i.firings.length - 1] === 'minted' ? 'valid' : 'invalid';
   return 'valid';
 }
 

@@ -118,6 +118,11 @@ export const FLAG_NOTES: Readonly<Record<string, FlagNote>> = {
     description: 'A money ceiling (budget_funds) enforced beside the joule ceiling, never reconciled by an exchange rate; both debited on allow, neither on deny (jcp §4.8).',
     effect: 'Spend passes a payment mandate, or a foreign-currency cost is silently converted.',
   },
+  Standing: {
+    bugType: 'AUTHORITY_AMPLIFICATION',
+    description: "A standing grant's mint policy: signed by the grant's issuer, never amplifying it; each firing mints a strictly weaker child, and the mint ledger refuses the wrong class, an exhausted count or a firing past the grant (jcp §4.6).",
+    effect: 'A trigger spends past the grant, fires without limit, or a webhook of one source spends a grant meant for another.',
+  },
   ProfileMigration: {
     bugType: 'PROFILE_VERSIONING',
     description: 'A jcp/1 receipt (no payload_hash) is recomputed under jcp/1 and keeps verifying; a core mixing the profiles does not (jcp §8).',

@@ -76,6 +76,19 @@ const KINDS: Record<GroupType, { inputs: S; expected: S }> = {
     expected: obj(['steps'], { revocations: { type: 'array', items: { type: 'string' } }, steps: { type: 'array', minItems: 1, items: STEP_OUT } }),
   },
   ReceiptVerify: { inputs: obj(['receipt'], { receipt: HEX, steward: DID }), expected: { anyOf: [obj(['core'], { core: CORE }), ERROR] } },
+  PolicyAuthor: {
+    inputs: obj(['issuer_seed', 'grant', 'policy'], { issuer_seed: SEED, grant: HEX, policy: obj(['event_class', 'per_firing_uj', 'max_firings'], { event_class: CID, per_firing_uj: UINT, max_firings: UINT }) }),
+    expected: { anyOf: [obj(['signed_policy', 'policy_id'], { signed_policy: HEX, policy_id: CID }), ERROR] },
+  },
+  StandingFire: {
+    inputs: obj(['steward_seed', 'grant', 'policy', 'firings'], {
+      steward_seed: SEED,
+      grant: HEX,
+      policy: HEX,
+      firings: { type: 'array', minItems: 1, items: obj(['event_class', 'holder_seed', 'child'], { event_class: CID, holder_seed: SEED, child: obj(['subject', 'nonce'], { subject: DID, nonce: HEX }) }) },
+    }),
+    expected: obj(['firings', 'ledger'], { firings: { type: 'array', items: { anyOf: [MINTED, ERROR] } }, ledger: obj(['firings', 'cumulative_uj'], { firings: UINT, cumulative_uj: UINT }) }),
+  },
 };
 
 /** The group kinds each pack holds. */
@@ -87,6 +100,7 @@ export const PACK_KINDS: Readonly<Record<PackArea, readonly GroupType[]>> = {
   legacy_jcp1: ['ReceiptVerify'],
   caveats: ['GrantMint', 'Attenuate', 'Decide'],
   money: ['GrantMint', 'Attenuate', 'Decide'],
+  standing: ['PolicyAuthor', 'StandingFire'],
 };
 
 /** The JSON Schema of `area`'s pack. */

@@ -152,3 +152,24 @@ describe('conformance/v1 decisions.json names every deny reason of jcp §7', () 
     expect(SECTION_7.filter((r) => !named.has(r))).toEqual([]);
   });
 });
+
+describe('conformance/v1 packs are checked against their published schemas', () => {
+  it('a pack with upper-case hex, a missing field or a wrong count is refused at load, naming where', () => {
+    const copy = mkdtempSync(join(tmpdir(), 'jcp-vectors-schema-'));
+    try {
+      cpSync(V1, copy, { recursive: true });
+      const text = readFileSync(join(copy, 'grants.json'), 'utf8');
+      const m = /"grant_id": "([0-9a-f]+)"/.exec(text)!;
+      writeFileSync(join(copy, 'grants.json'), text.replace(m[0], `"grant_id": "${m[1]!.toUpperCase()}"`));
+      expect(() => loadPacks(copy)).toThrow(/grants\.json: \$\.testGroups\[0\]: matches 0 branches of oneOf.*\.expected\.grant_id: "[0-9A-F]{40}" does not match/);
+      const pack = JSON.parse(text) as Record<string, unknown> & { numberOfTests: number };
+      writeFileSync(join(copy, 'grants.json'), JSON.stringify({ ...pack, numberOfTests: pack.numberOfTests + 1 }));
+      expect(() => loadPacks(copy)).toThrow(/grants\.json: numberOfTests is \d+ but the pack holds \d+/);
+      delete pack['notes'];
+      writeFileSync(join(copy, 'grants.json'), JSON.stringify(pack));
+      expect(() => loadPacks(copy)).toThrow(/grants\.json: \$: missing notes/);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+});

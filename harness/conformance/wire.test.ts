@@ -28,11 +28,14 @@ import { UnimplementedError } from '../implementation.ts';
 import {
   concatBytes,
   contentId,
+  dealerShares,
   decodeCanonical,
+  deriveSeed,
   defaultEd25519,
   encodeCanonical,
   grantId,
   mintGrant,
+  thresholdSign,
   toHex,
   verifyReceipt,
   type CborMap,
@@ -193,6 +196,40 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
     }
   });
 
+  clauseIt(
+    ['jcp/11#verify-caller-signature', 'jcp/9#c13-threshold', 'jcp/2.2#shares-by-dealer-or-dkg'],
+    'a 2-of-3 team is a caller like any other: two shares sign a request the endpoint allows; one share cannot sign; another team\'s aggregate is bad-signature',
+    async () => {
+      const t = await wireTarget();
+      // the team and its shares are the harness's (a trusted dealer, jcp §2.2); the endpoint only ever sees the group key
+      const team = dealerShares(2, 3, deriveSeed('wire:team'));
+      const other = dealerShares(2, 3, deriveSeed('wire:other team'));
+      const l = t.label('wire:team grant');
+      const sg = mintGrant(t.issuer, { subject: team.did, resource: contentId({ resource: l }), actions: [ACTION], budget_uj: 1000n, expiry: 0n, nonce: nonce(l) });
+      const c = await connectWire(t.urls[0]!);
+      try {
+        const send = async (u: UnsignedWireRequest, signature: Uint8Array) => decided(t, await ask(c, encodeWireRequest({ ...u, signature })));
+        const u1 = request(t, sg, { caller: team.did, cost: { uj: 100n, provenance: 'Estimator' } });
+        const two = thresholdSign(team, [team.shares[0]!, team.shares[1]!], wireSigningBytes(u1), deriveSeed(`wire:team nonces ${l}`)).signature;
+        const allowed = await send(u1, two);
+        expect(allowed.response.decision).toEqual({ verdict: 'allow' });
+        expect(allowed.core).toMatchObject({ subject: team.did, budget_remaining_uj: 900n });
+        // any two: shares 2 and 3 sign the next request
+        const u2 = request(t, sg, { caller: team.did, cost: { uj: 50n, provenance: 'Estimator' }, frame: { ...u1.frame, payload_hash: contentId({ payload: 'team second' }) } });
+        const twoMore = thresholdSign(team, [team.shares[1]!, team.shares[2]!], wireSigningBytes(u2), deriveSeed(`wire:team nonces 2 ${l}`)).signature;
+        expect((await send(u2, twoMore)).core).toMatchObject({ verdict: 'allow', budget_remaining_uj: 850n });
+        // one share cannot sign at all: k−1 shares determine nothing (the refusal is arithmetic, before any wire)
+        const u3 = request(t, sg, { caller: team.did, frame: { ...u1.frame, payload_hash: contentId({ payload: 'team third' }) } });
+        expect(() => thresholdSign(team, [team.shares[0]!], wireSigningBytes(u3), deriveSeed('wire:one share'))).toThrow(/ERR_THRESHOLD_TOO_FEW_SIGNERS/);
+        // a valid aggregate of another team is no signature of this one
+        const foreign = thresholdSign(other, [other.shares[0]!, other.shares[1]!], wireSigningBytes(u3), deriveSeed('wire:other nonces')).signature;
+        expect((await send(u3, foreign)).core).toMatchObject({ verdict: 'deny', deny_reason: 'bad-signature', budget_remaining_uj: 850n });
+      } finally {
+        await c.close();
+      }
+    },
+  );
+
   clauseIt(['jcp/11#stale-request-denied'], 'a request stamped outside the freshness window, past or future, is denied stale-request and debits nothing', async () => {
     const t = await wireTarget();
     const sg = grantFor(t, 'stale', 1000n);
@@ -228,7 +265,7 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
   });
 
   clauseIt(
-    ['jcp/11#remember-decided-requests', 'jcp/11#repeat-gets-same-response', 'jcp/11#repeat-not-redecided'],
+    ['jcp/9#c8-wire', 'jcp/11#remember-decided-requests', 'jcp/11#repeat-gets-same-response', 'jcp/11#repeat-not-redecided'],
     'a request presented again, on the same or another connection, gets its first response byte for byte and is not debited again',
     async () => {
       const t = await wireTarget();
@@ -252,7 +289,9 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
   );
 
   clauseIt(
-    ['jcp/11#replay-before-new', 'jcp/11#repeat-gets-same-response', 'jcp/11#repeat-not-redecided'],
+    // record-before-deciding, read as impl/durable reads it: nothing of a decision is released (answered, acted on)
+    // before its request is recorded; what the wire can show is that an answered request outlives a restart
+    ['jcp/11#replay-before-new', 'jcp/11#record-before-deciding', 'jcp/11#repeat-gets-same-response', 'jcp/11#repeat-not-redecided'],
     'across a restart the spend is re-established before anything new is decided, and a repeat still gets its first response',
     async () => {
       const t = await wireTarget();

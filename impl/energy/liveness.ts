@@ -55,6 +55,9 @@ export interface LivenessVerdict {
 
 function assertSamples(samples: readonly CounterSample[], max_energy_range_uj?: bigint): void {
   if (!Array.isArray(samples)) throw new JcpError('ERR_ENERGY_MALFORMED', 'samples must be an array');
+  if (max_energy_range_uj !== undefined && (typeof max_energy_range_uj !== 'bigint' || max_energy_range_uj < 0n)) {
+    throw new JcpError('ERR_ENERGY_MALFORMED', 'max_energy_range_uj must be a non-negative bigint');
+  }
   samples.forEach((s, i) => {
     if (typeof s?.t_ns !== 'bigint' || typeof s.value !== 'bigint' || s.t_ns < 0n || s.value < 0n) {
       throw new JcpError('ERR_ENERGY_MALFORMED', `samples[${i}] must carry non-negative bigint t_ns and value`);
@@ -64,9 +67,6 @@ function assertSamples(samples: readonly CounterSample[], max_energy_range_uj?: 
       throw new JcpError('ERR_ENERGY_MALFORMED', `samples[${i}].value ${s.value} exceeds max_energy_range_uj ${max_energy_range_uj}`);
     }
   });
-  if (max_energy_range_uj !== undefined && (typeof max_energy_range_uj !== 'bigint' || max_energy_range_uj < 0n)) {
-    throw new JcpError('ERR_ENERGY_MALFORMED', 'max_energy_range_uj must be a non-negative bigint');
-  }
 }
 
 /**

@@ -25,7 +25,7 @@ describe('§5.2 coverage', () => {
   it('the coverage field has one value: absent is Whole, "Whole" is refused', () => {
     expect(readCoverageField(undefined)).toBe('Whole');
     expect(readCoverageField('Partial')).toBe('Partial');
-    for (const v of ['Whole', 'partial', '', 0, null]) expect(codeOf(() => readCoverageField(v))).toBe('ERR_ENERGY_COVERAGE_VALUE');
+    for (const v of ['Whole', 'partial', '', 0, 5n, null, {}]) expect(codeOf(() => readCoverageField(v))).toBe('ERR_ENERGY_COVERAGE_VALUE');
   });
   it('efficiency/1: a Partial receipt seals no headline, and a verifier refuses one that does', () => {
     expect(efficiencyPayload(gpu, 10n)).toEqual({ energy_uj: 1000n, provenance: 'HwShunt', energy_coverage: 'Partial', accepted_tokens: 10n });

@@ -101,6 +101,8 @@ export interface DecisionFaults extends JudgeFaults {
 
 interface PointShadow {
   readonly steward: KeyPair;
+  /** A second reference point with the same steward, asked only to refuse malformed requests exactly as the reference. */
+  readonly scratch: string;
   readonly roots: Map<string, Set<string>>;
   readonly floors: Map<string, Set<string>>;
   readonly revoked: Set<string>;
@@ -128,7 +130,8 @@ export function decisionFaults(base: Adapter, faults: DecisionFaults): Adapter {
       const out = base.handle(op, a) as Out;
       const roots = new Map<string, Set<string>>();
       if (a.has('trust_roots')) for (const [k, v] of mapOf(a.get('trust_roots'), 'trust_roots')) roots.set(String(k), new Set(v as string[]));
-      points.set(out['point'] as string, { steward: keyPairFromSeed(bytesArg(a, 'steward_seed')), roots, floors: new Map(), revoked: new Set(), extra: new Map() });
+      const scratch = (base.handle(op, new Map([['steward_seed', bytesArg(a, 'steward_seed')]])) as Out)['point'] as string;
+      points.set(out['point'] as string, { steward: keyPairFromSeed(bytesArg(a, 'steward_seed')), scratch, roots, floors: new Map(), revoked: new Set(), extra: new Map() });
       return out as CborInput;
     },
     'point.trust-roots': (op, a) => {
@@ -163,6 +166,8 @@ export function decisionFaults(base: Adapter, faults: DecisionFaults): Adapter {
     'point.decide': (op, a) => {
       const pointId = String(a.get('point'));
       const p = shadow(a);
+      // the reference's own argument checks first: a request it refuses is refused here with the same code
+      base.handle(op, new Map([...a, ['point', p.scratch]]));
       const req = decisionRequest(a);
       const spent = (id: ContentId): bigint => baseSpent(pointId, id) + (p.extra.get(id) ?? 0n);
       const state: DecisionState = {
