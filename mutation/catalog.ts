@@ -130,5 +130,15 @@ export const UNBROKEN: readonly Unbroken[] = [
   { clause: 'jcp/9#c20-standing', reason: 'C20 test-description clause: not yet written (claim pending)' },
 ];
 
-/** Classes about to be claimed whose clauses the catalog covers as far as it can (run with JCP_EXTRA_CLAIMS). */
+/**
+ * The classes whose every MUST-level clause has a mutant here, or a reason in UNBROKEN that no single change breaks it.
+ * (The classes the reference claimed when the catalog was written.)
+ */
+export const COVERED_CLASSES: readonly string[] = ['jcp:C1', 'jcp:C2', 'jcp:C3', 'jcp:C4', 'jcp:C5', 'jcp:C6', 'jcp:C7', 'jcp:C10', 'jcp:C11', 'jcp:C15', 'jcp:C23', 'jcp:C-neg'];
+
+/**
+ * Classes covered only in part: each MUST-level clause has a mutant or is listed in UNBROKEN, where "not yet written"
+ * is an allowed reason. The matrix adds them to the testee's claims (JCP_EXTRA_CLAIMS) while the reference does not
+ * claim them yet.
+ */
 export const PENDING_CLASSES: readonly string[] = ['jcp:C16', 'jcp:C17', 'jcp:C20'];

@@ -29,7 +29,7 @@ import { formatWireEndpoint, parseWireEndpoint } from '../../impl/wire/address.t
 import { connectWire } from '../../impl/wire/client.ts';
 import { WIRE_FRESHNESS_WINDOW_S, WIRE_MAX_MESSAGE_BYTES } from '../../impl/wire/codec.ts';
 import { createWireServer, type WireGate } from '../../impl/wire/server.ts';
-import { TesteeFailure, type TesteeInfo, type Transport } from '../implementation.ts';
+import { TesteeFailure, UnimplementedError, type TesteeInfo, type Transport } from '../implementation.ts';
 import { PROTOCOL_VERSION } from '../protocol/schema.ts';
 
 /** The classes a jcp/1 endpoint can show over the wire alone. */
@@ -150,6 +150,11 @@ async function inProcessTarget(): Promise<WireTarget> {
 /** The endpoint under test: JCP_ENDPOINT, or the reference started in process (one per test worker). */
 export function wireTarget(): Promise<WireTarget> {
   const url = process.env['JCP_ENDPOINT'];
+  // A stdio testee is not an endpoint: testing the reference's endpoint in its place would credit the testee with the
+  // reference's wire. Its wire tests read "unimplemented" until it is certified through --endpoint.
+  if (!url && process.env['JCP_TESTEE']) {
+    return Promise.reject(new UnimplementedError('wire', 'the jcp/1 wire is certified through --endpoint (a live socket); this run has a stdio testee and no endpoint'));
+  }
   shared ??= url ? Promise.resolve(externalTarget(url)) : inProcessTarget();
   return shared;
 }

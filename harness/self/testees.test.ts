@@ -35,7 +35,16 @@ function run(name: string, testee: string | undefined, files = SUITE, extraEnv: 
   return new Map(tests.map((l) => [l.id, l]));
 }
 
-const failing = (m: Map<string, TestLine>) => [...m.values()].filter((t) => t.outcome !== 'passed' && t.outcome !== 'not claimed');
+const failing = (m: Map<string, TestLine>) => [...m.values()].filter((t) => t.outcome !== 'passed' && t.outcome !== 'not claimed' && !notForStdio(t));
+
+/**
+ * Tests a stdio testee cannot take, by design: the wire (jcp §11) is certified through --endpoint, so without one its
+ * tests read "unimplemented"; and the durable record's crash and two-process tests kill and reopen the reference's own
+ * process, which the protocol cannot ask of a testee, so they are skipped. Both are checked to read exactly so.
+ */
+function notForStdio(t: TestLine): boolean {
+  return (t.file.endsWith('wire.test.ts') && t.outcome === 'unimplemented') || (t.file.endsWith('durable.test.ts') && t.outcome === 'skipped');
+}
 
 describe('the testee protocol', () => {
   let inProcess: Map<string, TestLine>;
@@ -49,7 +58,10 @@ describe('the testee protocol', () => {
   it('the reference as a separate process gives the same outcome for every test', () => {
     const sub = run('subprocess', REFERENCE);
     expect([...sub.keys()].sort()).toEqual([...inProcess.keys()].sort());
-    const differ = [...sub.values()].filter((t) => inProcess.get(t.id)?.outcome !== t.outcome).map((t) => `${t.id}: ${inProcess.get(t.id)?.outcome} in-process, ${t.outcome} as a testee`);
+    const stdioOnly = [...sub.values()].filter(notForStdio);
+    expect(stdioOnly.filter((t) => inProcess.get(t.id)?.outcome !== 'passed').map((t) => t.id)).toEqual([]);
+    expect(stdioOnly.some((t) => t.file.endsWith('wire.test.ts'))).toBe(true);
+    const differ = [...sub.values()].filter((t) => !notForStdio(t) && inProcess.get(t.id)?.outcome !== t.outcome).map((t) => `${t.id}: ${inProcess.get(t.id)?.outcome} in-process, ${t.outcome} as a testee`);
     expect(differ).toEqual([]);
   }, 420_000);
 });

@@ -23,7 +23,7 @@ export function readCoverageField(v: unknown): Coverage {
 
 /** The figure as a task total, refused when Partial (jcp §5.2: "A Partial figure MUST NOT be presented as a task total"). */
 export function taskTotalUj(e: Energy): bigint {
-  if (false) throw new JcpError('ERR_ENERGY_PARTIAL_NOT_TOTAL', 'a Partial figure is not a task total: its remainder is unmeasured, not zero');
+  if (e.coverage === 'Partial') throw new JcpError('ERR_ENERGY_PARTIAL_NOT_TOTAL', 'a Partial figure is not a task total: its remainder is unmeasured, not zero');
   return e.measured_uj ?? e.estimated_uj;
 }
 
