@@ -14,7 +14,7 @@ export function threadLeftCore(thread_energy_before_nj: bigint, thread_energy_af
   if (typeof thread_energy_before_nj !== 'bigint' || typeof thread_energy_after_nj !== 'bigint') {
     throw new JcpError('ERR_ENERGY_MALFORMED', 'a thread energy count must be a bigint of nanojoules');
   }
-  return thread_energy_after_nj >= thread_energy_before_nj;
+  return thread_energy_after_nj > thread_energy_before_nj;
 }
 
 /** A thread's run state as the platform reports it (macOS TH_STATE_*). */
