@@ -44,9 +44,8 @@ export interface ProbeRun {
   readonly window_ms: number;
   readonly ticks: number;
   readonly counters: readonly ProbedCounter[];
-  /** Draw samples (mW) that were read; a failed draw read is in draw_failures, not here. */
-  readonly draw_mw: readonly bigint[];
-  readonly draw_failures: readonly string[];
+  /** Per board given in `draws`: the draw samples (mW) read, and every failed draw read (not a sample). */
+  readonly draws: ReadonlyArray<{ readonly draw_mw: readonly bigint[]; readonly failures: readonly string[] }>;
   readonly burn: BurnEvidence;
 }
 
@@ -55,8 +54,8 @@ export interface ProbeOptions {
   readonly tick_ms?: number;
   readonly window_ms?: number;
   readonly burn?: boolean;
-  /** The board's power draw, mW; throws when it cannot be read. */
-  readonly draw?: () => bigint;
+  /** Each board's power draw, mW; a reader throws when it cannot read. */
+  readonly draws?: ReadonlyArray<() => bigint>;
   readonly draw_every_ticks?: number;
 }
 
@@ -105,8 +104,7 @@ export async function probe(counters: readonly ProbeCounter[], opts: ProbeOption
   const burner = opts.burn === false ? undefined : await startBurn();
   const samples: CounterSample[][] = counters.map(() => []);
   const failures: string[][] = counters.map(() => []);
-  const draw_mw: bigint[] = [];
-  const draw_failures: string[] = [];
+  const draws = (opts.draws ?? []).map(() => ({ draw_mw: [] as bigint[], failures: [] as string[] }));
   const t0 = performance.now();
   let ticks = 0;
   let burn: BurnEvidence = { ran: false, iterations: 0 };
@@ -122,12 +120,14 @@ export async function probe(counters: readonly ProbeCounter[], opts: ProbeOption
           failures[i]!.push((e as Error).message);
         }
       });
-      if (opts.draw && k % every === 0) {
-        try {
-          draw_mw.push(opts.draw());
-        } catch (e) {
-          draw_failures.push((e as Error).message);
-        }
+      if (k % every === 0) {
+        (opts.draws ?? []).forEach((read, i) => {
+          try {
+            draws[i]!.draw_mw.push(read());
+          } catch (e) {
+            draws[i]!.failures.push((e as Error).message);
+          }
+        });
       }
     }
   } finally {
@@ -138,8 +138,7 @@ export async function probe(counters: readonly ProbeCounter[], opts: ProbeOption
     window_ms,
     ticks,
     counters: counters.map((c, i) => ({ name: c.name, samples: samples[i]!, failures: failures[i]!, ...(c.max_energy_range_uj !== undefined ? { max_energy_range_uj: c.max_energy_range_uj } : {}) })),
-    draw_mw,
-    draw_failures,
+    draws,
     burn,
   };
 }

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readTestRecord, runCompleted, type TestLine } from '../harness/report/record-reporter.ts';
-import { CONTROL, MUTANTS, PENDING_CLASSES, type Mutant } from './catalog.ts';
+import { CONTROL, COVERED_CLASSES, MUTANTS, PENDING_CLASSES, type Mutant } from './catalog.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SUITE_DIRS = ['harness/conformance', 'harness/external'];
@@ -209,10 +209,13 @@ async function main(): Promise<number> {
   if (hasVectors) console.log(`killed by the vector packs alone: ${byVectors.length}/${real.length}${byVectors.length ? ` (${byVectors.join(', ')})` : ''}`);
   else console.log('vector packs: n/a (harness/conformance/vectors.test.ts or vectors/conformance/v1 not present)');
   if (survivors.length) console.log(`SURVIVED: ${survivors.join(', ')}`);
+  // claimed classes the catalog does not cover yet: said, never hidden (they are not part of the percentage)
+  const uncovered = CLAIMED.filter((c) => !COVERED_CLASSES.includes(c) && !PENDING_CLASSES.includes(c));
+  if (uncovered.length) console.log(`claimed classes with no clause mutants yet (not in the figure): ${uncovered.join(', ')}`);
   const controlOk = !control || (!control.killed && !control.error);
   if (!controlOk) console.log(`CONTROL KILLED: the decision copy differs from the reference: ${(control?.sample ?? []).join('; ')} ${control?.error ?? ''}`);
 
-  const report = { generated_by: 'mutation/matrix.ts', wall_s, pool: n, all_files: allFiles, vectors_column: hasVectors, overall: { mutants: real.length, killed, percent: pct }, per_class: perClass, survivors, killed_by_vectors: byVectors, control: control ?? null, rows: real };
+  const report = { generated_by: 'mutation/matrix.ts', wall_s, pool: n, all_files: allFiles, vectors_column: hasVectors, overall: { mutants: real.length, killed, percent: pct }, per_class: perClass, uncovered_claimed_classes: uncovered, survivors, killed_by_vectors: byVectors, control: control ?? null, rows: real };
   const out = join(ROOT, 'reports', 'mutation');
   mkdirSync(out, { recursive: true });
   if (!only) {
@@ -231,6 +234,8 @@ async function main(): Promise<number> {
       ...perClass.map((c) => `| ${c.class} | ${c.killed}/${c.mutants}${hasVectors ? ` (${c.by_vectors} by vector packs alone)` : ''} |`),
       '',
       `Control (decision copy, no fault): ${controlOk ? 'survived, as it must' : 'KILLED'}.`,
+      '',
+      uncovered.length ? `Claimed classes with no clause mutants yet (not in the figure): ${uncovered.join(', ')}.` : 'Every claimed class has clause mutants.',
       '',
     ].join('\n');
     writeFileSync(join(out, 'kill-matrix.md'), md);

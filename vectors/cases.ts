@@ -17,6 +17,7 @@ import type { Caveat, Frame, Funds, Grant, SignedGrant } from '../impl/jcp/types
 import { signSign1 } from '../impl/cose/sign1.ts';
 import { stewardKid } from '../impl/receipt/seal.ts';
 import type { GroupType, Json, JsonObject, PackArea } from './model.ts';
+import { signedStatementToCbor, statementBytes, type Statement } from '../impl/jcp/channel.ts';
 import { authorMintPolicy, eventClassId, mintPolicyBytes, signedMintPolicyToCbor, type MintPolicy } from '../impl/jcp/standing.ts';
 
 /** The outcome a case requires: a refusal code, a grant verdict, the verdicts of a decision's steps, or success. */
@@ -25,7 +26,8 @@ export type Intent =
   | { readonly verdict: 'valid' | 'invalid' }
   | { readonly steps: ReadonlyArray<{ readonly verdict: 'allow' | 'deny'; readonly deny_reason?: string }>; readonly revocations?: readonly string[] }
   | { readonly ok: true }
-  | { readonly firings: ReadonlyArray<'minted' | string>; readonly ledger: { readonly firings: number; readonly cumulative_uj: number } };
+  | { readonly firings: ReadonlyArray<'minted' | string>; readonly ledger: { readonly firings: number; readonly cumulative_uj: number } }
+  | { readonly ops: readonly string[]; readonly totals: readonly number[]; readonly overdraft_uj?: number };
 
 /** One named case. */
 export interface Case {
@@ -713,7 +715,46 @@ function standingCases(): Case[] {
   ];
 }
 
+// ---- channels.json: receipt-settled budget channels of jcp §4.5 (C17) ----------------------------------------------
+
+function channelCases(): Case[] {
+  const P1 = key('channel-point-1');
+  const P2 = key('channel-point-2');
+  const P3 = key('channel-point-3');
+  const members = [P1, P2, P3];
+  const OPTIMISTIC = 'jcp/4.5#channels-spend-optimistically';
+  const SETTLE = 'jcp/4.5#statement-verified-and-counted';
+  const C17 = 'jcp/9#c17-channels';
+  const st = (s: Statement, signer: KeyPair): string => toHex(encodeCanonical(signedStatementToCbor({ statement: s, signature: defaultEd25519().sign(signer.seed, statementBytes(s)) })));
+  type Op = { at: number; spend_uj: number } | { at: number; statement_to: number } | { at: number; apply: string };
+  const C = (name: string, comment: string, flags: string[], clauses: string[], g: SignedGrant, ops: Op[], intent: Extract<Intent, { ops: unknown }>): Case => ({
+    pack: 'channels',
+    name,
+    type: 'ChannelScript',
+    comment,
+    flags: ['Channel', ...flags],
+    clauses,
+    inputs: { chain: [sgHex(g)], members: members.map((m) => m.did), points: [P1, P2].map((p) => toHex(p.seed)), ops: ops as unknown as Json[] },
+    intent,
+  });
+  const g = (label: string) => root(`channel-${label}`);
+  const gm = g('merged');
+  const gf = g('forged');
+  const gs = g('stale');
+  const gr = g('regressing');
+  const gw = g('wrong');
+  const go = g('overdraft');
+  return [
+    C('settle-merged-ledger-binds', "P1 spends 600 and settles with P2: P2's merged ledger counts it, so P2 may spend 400 and no more", [], [OPTIMISTIC, SETTLE, C17], gm, [{ at: 0, spend_uj: 600 }, { at: 0, statement_to: 1 }, { at: 1, spend_uj: 401 }, { at: 1, spend_uj: 400 }, { at: 1, spend_uj: 1 }], { ops: ['allow', 'accepted', 'deny:budget-exceeded', 'allow', 'deny:budget-exceeded'], totals: [600, 1000] }),
+    C('forged-statement', "a statement naming P2 but signed by P3 is refused and changes nothing", ['ModifiedSignature', 'SuiteErrorCode'], [SETTLE, C17], gf, [{ at: 0, apply: st({ grant_id: gid(gf), point: P2.did, spent_uj: 500n, seq: 1n }, P3) }], { ops: ['ERR_STATEMENT_FORGED'], totals: [0, 0] }),
+    C('stale-statement', 'the same statement applied twice: the second is stale (seq not increasing)', ['SuiteErrorCode'], [SETTLE, C17], gs, [{ at: 1, spend_uj: 100 }, { at: 0, apply: st({ grant_id: gid(gs), point: P2.did, spent_uj: 100n, seq: 1n }, P2) }, { at: 0, apply: st({ grant_id: gid(gs), point: P2.did, spent_uj: 100n, seq: 1n }, P2) }], { ops: ['allow', 'accepted', 'ERR_STATEMENT_STALE'], totals: [100, 100] }),
+    C('regressing-statement', 'a later statement claiming less cumulative spend is refused', ['SuiteErrorCode'], [SETTLE, C17], gr, [{ at: 0, apply: st({ grant_id: gid(gr), point: P2.did, spent_uj: 500n, seq: 3n }, P2) }, { at: 0, apply: st({ grant_id: gid(gr), point: P2.did, spent_uj: 499n, seq: 4n }, P2) }], { ops: ['accepted', 'ERR_STATEMENT_REGRESSING'], totals: [500, 0] }),
+    C('wrong-grant-or-outsider', "a statement about another grant, and one from a point outside the channel, are refused", ['SuiteErrorCode'], [SETTLE], gw, [{ at: 0, apply: st({ grant_id: gid(gm), point: P2.did, spent_uj: 10n, seq: 1n }, P2) }, { at: 0, apply: st({ grant_id: gid(gw), point: mallory.did, spent_uj: 10n, seq: 1n }, mallory) }], { ops: ['ERR_STATEMENT_WRONG_GRANT', 'ERR_STATEMENT_NOT_MEMBER'], totals: [0, 0] }),
+    C('overdraft-provable', 'each point alone within budget (600, 700); after settling both ways the ledger binds at 1300 and the overdraft of 300 is provable', ['SiblingConservation'], [SETTLE, OPTIMISTIC, C17], go, [{ at: 0, spend_uj: 600 }, { at: 1, spend_uj: 700 }, { at: 0, statement_to: 1 }, { at: 1, statement_to: 0 }, { at: 0, spend_uj: 1 }, { at: 1, spend_uj: 1 }], { ops: ['allow', 'allow', 'accepted', 'accepted', 'deny:budget-exceeded', 'deny:budget-exceeded'], totals: [1300, 1300], overdraft_uj: 300 }),
+  ];
+}
+
 /** Every case of conformance/v1, pack by pack, in a stable order. */
 export function allCases(): Case[] {
-  return [...grantCases(), ...chainCases(), ...decisionCases(), ...receiptCases(), ...legacyCases(), ...caveatCases(), ...moneyCases(), ...standingCases()];
+  return [...grantCases(), ...chainCases(), ...decisionCases(), ...receiptCases(), ...legacyCases(), ...caveatCases(), ...moneyCases(), ...standingCases(), ...channelCases()];
 }

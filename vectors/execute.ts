@@ -2,7 +2,7 @@
 // as the JSON a pack stores. The generator records this against the reference (after checking it is the outcome the
 // case declares); the replay compares it with the pack's `expected`. One executor for both, so a pack can only hold
 // what the replay checks. Refusals are `{ error: code }`; a testee that hangs, dies or is unimplemented throws.
-import { TesteeError, type DecideFields, type Implementation, type MintFields, type ChildFields } from '../harness/implementation.ts';
+import { TesteeError, type ChannelHandle, type DecideFields, type Implementation, type MintFields, type ChildFields } from '../harness/implementation.ts';
 import type { CborInput } from '../impl/cbor/index.ts';
 import { fromHex, toHex } from '../impl/bytes.ts';
 import type { GroupType, Json, JsonObject } from './model.ts';
@@ -194,8 +194,56 @@ async function standingFire(impl: Implementation, inp: JsonObject): Promise<Json
   return { firings, ledger: { firings: num(l.firings, 'ledger.firings'), cumulative_uj: num(l.cumulative_uj, 'ledger.cumulative_uj') } };
 }
 
-/** Runs a vector of `type` with `inputs` against `impl`: its outputs, or `{ error: code }` when refused. */
+/** 'accepted', or the code of the refusal. */
+const appliedOf = (r: void | { error: string }): string => (r ? r.error : 'accepted');
+
+/**
+ * A ChannelScript vector (jcp §4.5): each point opens its side of a channel over `chain` among `members`, then the ops
+ * run in order — a spend at a point; a statement signed by one point and applied at another; a crafted statement
+ * applied — and each op's outcome is recorded. Finally every point's merged ledger and, where the ledger is overdrawn,
+ * its overdraft proof bytes and the overdraft the implementation verifies from them.
+ */
+async function channelScript(impl: Implementation, inp: JsonObject): Promise<JsonObject> {
+  const chain = arr(inp['chain'], 'chain').map((b, i) => hex(b, `chain[${i}]`));
+  const members = arr(inp['members'], 'members').map((d) => str(d, 'members[]'));
+  const points: ChannelHandle[] = [];
+  for (const [i, s] of arr(inp['points'], 'points').entries()) points.push(await impl.openChannel(hex(s, `points[${i}]`), chain, members));
+  const pt = (v: Json | undefined) => {
+    const c = points[Number(uint(v, 'at'))];
+    if (!c) throw new Error(`vector op names point ${String(v)}, which was not opened`);
+    return c;
+  };
+  const ops: Json[] = [];
+  for (const [i, o] of arr(inp['ops'], 'ops').entries()) {
+    const op = obj(o, `ops[${i}]`);
+    if (op['spend_uj'] !== undefined) {
+      ops.push(toJson(await pt(op['at']).spend(uint(op['spend_uj'], 'spend_uj')), 'spend'));
+    } else if (op['statement_to'] !== undefined) {
+      const st = await pt(op['at']).statement();
+      const r = await refusal(() => pt(op['statement_to']).apply(st));
+      ops.push({ statement: toHex(st), applied: appliedOf(r) });
+    } else {
+      const r = await refusal(() => pt(op['at']).apply(hex(op['apply'], 'apply')));
+      ops.push({ applied: appliedOf(r) });
+    }
+  }
+  const out: Json[] = [];
+  for (const c of points) {
+    const proof = await c.overdraftProof();
+    out.push({ ledger: toJson(await c.ledger(), 'ledger'), ...(proof ? { overdraft_proof: toHex(proof), overdraft_uj: num(await impl.verifyOverdraft(proof, members), 'overdraft') } : {}) });
+  }
+  return { ops, points: out };
+}
+
+/**
+ * Runs a vector of `type` with `inputs` against `impl`: its outputs, or `{ error: code }` when refused — including a
+ * refusal of a set-up step (a point or channel the implementation will not open over the inputs given).
+ */
 export async function execute(impl: Implementation, type: GroupType, inp: JsonObject): Promise<JsonObject> {
+  return refusal(() => run(impl, type, inp));
+}
+
+async function run(impl: Implementation, type: GroupType, inp: JsonObject): Promise<JsonObject> {
   switch (type) {
     case 'GrantMint': {
       const r = await refusal(() => impl.mintGrant(hex(inp['issuer_seed'], 'issuer_seed'), mintFields(obj(inp['grant'], 'grant'))));
@@ -224,6 +272,8 @@ export async function execute(impl: Implementation, type: GroupType, inp: JsonOb
     }
     case 'StandingFire':
       return standingFire(impl, inp);
+    case 'ChannelScript':
+      return channelScript(impl, inp);
     case 'ReceiptVerify': {
       const steward = inp['steward'] === undefined ? undefined : str(inp['steward'], 'steward');
       const r = await refusal(() => impl.verifyReceipt(hex(inp['receipt'], 'receipt'), steward));

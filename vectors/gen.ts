@@ -87,6 +87,15 @@ export function checkIntent(c: Case, observed: JsonObject): void {
     if (JSON.stringify(got) !== JSON.stringify(i.firings)) fail(`answered the firings ${JSON.stringify(got)}, the case requires ${JSON.stringify(i.firings)}`);
     if (JSON.stringify(observed['ledger']) !== JSON.stringify(i.ledger)) fail(`left the ledger ${JSON.stringify(observed['ledger'])}, the case requires ${JSON.stringify(i.ledger)}`);
   }
+  if ('ops' in i) {
+    const got = (observed['ops'] as JsonObject[]).map((o) => ('verdict' in o ? (o['verdict'] === 'allow' ? 'allow' : `deny:${String(o['deny_reason'])}`) : String(o['applied'])));
+    if (JSON.stringify(got) !== JSON.stringify(i.ops)) fail(`answered the ops ${JSON.stringify(got)}, the case requires ${JSON.stringify(i.ops)}`);
+    const points = observed['points'] as JsonObject[];
+    const totals = points.map((p) => (p['ledger'] as JsonObject)['total_uj']);
+    if (JSON.stringify(totals) !== JSON.stringify(i.totals)) fail(`merged the ledgers to ${JSON.stringify(totals)}, the case requires ${JSON.stringify(i.totals)}`);
+    const over = points.map((p) => p['overdraft_uj']).filter((x) => x !== undefined);
+    if (i.overdraft_uj === undefined ? over.length > 0 : over.length !== points.length || over.some((x) => x !== i.overdraft_uj)) fail(`proved the overdrafts ${JSON.stringify(over)}, the case requires ${String(i.overdraft_uj ?? 'none')}`);
+  }
 }
 
 /**
@@ -110,6 +119,7 @@ function resultOf(c: Case): VectorTest['result'] {
   if ('verdict' in i) return i.verdict;
   if ('steps' in i) return i.steps[i.steps.length - 1]!.verdict === 'allow' ? 'valid' : 'invalid';
   if ('firings' in i) return i.firings[i.firings.length - 1] === 'minted' ? 'valid' : 'invalid';
+  if ('ops' in i) return /^(allow|accepted)$/.test(i.ops[i.ops.length - 1]!) ? 'valid' : 'invalid';
   return 'valid';
 }
 

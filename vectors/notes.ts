@@ -123,6 +123,11 @@ export const FLAG_NOTES: Readonly<Record<string, FlagNote>> = {
     description: "A standing grant's mint policy: signed by the grant's issuer, never amplifying it; each firing mints a strictly weaker child, and the mint ledger refuses the wrong class, an exhausted count or a firing past the grant (jcp §4.6).",
     effect: 'A trigger spends past the grant, fires without limit, or a webhook of one source spends a grant meant for another.',
   },
+  Channel: {
+    bugType: 'BUDGET_CONSERVATION',
+    description: "Points of a budget channel spend optimistically and settle by signed statements of cumulative spend; forged, stale, regressing, foreign and outsider statements are refused and change nothing; after settlement the merged ledger binds and an overdraft is provable (jcp §4.5).",
+    effect: 'Points sharing one grant spend past it unseen, or a forged statement blocks or frees budget.',
+  },
   ProfileMigration: {
     bugType: 'PROFILE_VERSIONING',
     description: 'A jcp/1 receipt (no payload_hash) is recomputed under jcp/1 and keeps verifying; a core mixing the profiles does not (jcp §8).',

@@ -89,6 +89,22 @@ const KINDS: Record<GroupType, { inputs: S; expected: S }> = {
     }),
     expected: obj(['firings', 'ledger'], { firings: { type: 'array', items: { anyOf: [MINTED, ERROR] } }, ledger: obj(['firings', 'cumulative_uj'], { firings: UINT, cumulative_uj: UINT }) }),
   },
+  ChannelScript: {
+    inputs: obj(['chain', 'members', 'points', 'ops'], {
+      chain: { type: 'array', minItems: 1, items: HEX },
+      members: { type: 'array', items: DID },
+      points: { type: 'array', minItems: 1, items: SEED },
+      ops: {
+        type: 'array',
+        minItems: 1,
+        items: { anyOf: [obj(['at', 'spend_uj'], { at: UINT, spend_uj: UINT }), obj(['at', 'statement_to'], { at: UINT, statement_to: UINT }), obj(['at', 'apply'], { at: UINT, apply: HEX })] },
+      },
+    }),
+    expected: obj(['ops', 'points'], {
+      ops: { type: 'array', items: { type: 'object' } },
+      points: { type: 'array', items: obj(['ledger'], { ledger: { type: 'object' }, overdraft_proof: HEX, overdraft_uj: UINT }) },
+    }),
+  },
 };
 
 /** The group kinds each pack holds. */
@@ -101,6 +117,7 @@ export const PACK_KINDS: Readonly<Record<PackArea, readonly GroupType[]>> = {
   caveats: ['GrantMint', 'Attenuate', 'Decide'],
   money: ['GrantMint', 'Attenuate', 'Decide'],
   standing: ['PolicyAuthor', 'StandingFire'],
+  channels: ['ChannelScript'],
 };
 
 /** The JSON Schema of `area`'s pack. */

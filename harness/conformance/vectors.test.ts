@@ -77,13 +77,15 @@ describe('conformance/v1 is frozen: vectors:check, and one changed byte fails ch
 
   for (const { file } of loadPacks(V1)) {
     for (const side of ['expected', 'inputs'] as const) {
-      it(`${file}: one byte changed in a hex field of a valid vector's ${side} fails both`, async () => {
+      it(`${file}: one byte changed in a hex field of a vector's ${side} fails both`, async () => {
         const copy = mkdtempSync(join(tmpdir(), 'jcp-vectors-copy-'));
         try {
           cpSync(V1, copy, { recursive: true });
           const pack = JSON.parse(readFileSync(join(copy, file), 'utf8')) as Pack;
-          const target = pack.testGroups.flatMap((g) => g.tests.map((t) => ({ g, t }))).find(({ t }) => t.result === 'valid' && firstHex(t[side]));
-          expect(target, `${file} has a valid vector with a hex field in its ${side}`).toBeDefined();
+          // a valid vector where the pack has one with a hex field there, else any
+          const all = pack.testGroups.flatMap((g) => g.tests.map((t) => ({ g, t }))).filter(({ t }) => firstHex(t[side]));
+          const target = all.find(({ t }) => t.result === 'valid') ?? all[0];
+          expect(target, `${file} has a vector with a hex field in its ${side}`).toBeDefined();
           const { g, t } = target!;
           const path = firstHex(t[side])!;
           flipAt(t[side], path);

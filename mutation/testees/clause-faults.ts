@@ -15,6 +15,7 @@ import {
   grantToCbor,
   isContentId,
   isJcpError,
+  isTainted,
   JcpError,
   keyPairFromSeed,
   parseCaveats,
@@ -66,6 +67,11 @@ const mapOf = (v: CborValue | undefined, k: string): CborMap => {
 const signedGrantOf = (b: Uint8Array): SignedGrant => parseSignedGrant(decodeCanonical(b));
 const minted = (sg: SignedGrant): CborInput => ({ signed_grant: encodeCanonical(signedGrantToCbor(sg)), grant_id: grantId(sg.grant) });
 
+function fundsOf(v: CborValue | undefined): { currency: string; minor: bigint } {
+  const m = mapOf(v, 'funds');
+  return { currency: String(m.get('currency')), minor: uintOf(m.get('minor'), 'funds.minor') };
+}
+
 /** A point.decide request read from its op arguments, as the reference reads it. */
 function decisionRequest(a: CborMap): DecisionRequest {
   const chain = a.get('chain');
@@ -83,6 +89,7 @@ function decisionRequest(a: CborMap): DecisionRequest {
     caller,
     cost: { uj: uintOf(cost.get('uj'), 'cost.uj'), provenance: cost.get('provenance') as never, ...(coverage !== undefined ? { coverage: coverage as 'Partial' } : {}) },
     now_s: uintOf(a.get('now_s'), 'now_s'),
+    ...(a.has('cost_funds') ? { cost_funds: fundsOf(a.get('cost_funds')) } : {}),
     ...(a.has('label') ? { label: parseLabel(a.get('label')!, '$label') } : {}),
   };
 }
@@ -106,16 +113,19 @@ interface PointShadow {
   readonly roots: Map<string, Set<string>>;
   readonly floors: Map<string, Set<string>>;
   readonly revoked: Set<string>;
-  /** Spend the copy debited, on top of what the reference's point holds. */
+  /** Spend the copy debited, on top of what the reference's point holds: joules, money, tainted joules. */
   readonly extra: Map<string, bigint>;
+  readonly extraFunds: Map<string, bigint>;
+  readonly tainted: Map<string, bigint>;
 }
 
 /**
  * The reference with its decisions judged by ./judge.ts under `faults`. Each point's configuration and revocations
  * are shadowed from the ops that set them; a request whose outcome the faults do not change (and whose grants the
  * copy never debited) is answered by the reference itself, byte for byte. Otherwise the copy decides, debits its own
- * shadow spend (added to point.spent answers) and seals like impl/jcp/enforcement-point.ts. Money and tainted spend
- * (C22, C25) are not shadowed.
+ * shadow spend (added to point.spent / point.spent-funds answers) and seals like impl/jcp/enforcement-point.ts. Not
+ * shadowed: the reference's tainted spend (unreadable through the protocol) and the two-phase path (point.authorize,
+ * point.settle), which stays the reference's.
  */
 export function decisionFaults(base: Adapter, faults: DecisionFaults): Adapter {
   const points = new Map<string, PointShadow>();
@@ -131,7 +141,7 @@ export function decisionFaults(base: Adapter, faults: DecisionFaults): Adapter {
       const roots = new Map<string, Set<string>>();
       if (a.has('trust_roots')) for (const [k, v] of mapOf(a.get('trust_roots'), 'trust_roots')) roots.set(String(k), new Set(v as string[]));
       const scratch = (base.handle(op, new Map([['steward_seed', bytesArg(a, 'steward_seed')]])) as Out)['point'] as string;
-      points.set(out['point'] as string, { steward: keyPairFromSeed(bytesArg(a, 'steward_seed')), scratch, roots, floors: new Map(), revoked: new Set(), extra: new Map() });
+      points.set(out['point'] as string, { steward: keyPairFromSeed(bytesArg(a, 'steward_seed')), scratch, roots, floors: new Map(), revoked: new Set(), extra: new Map(), extraFunds: new Map(), tainted: new Map() });
       return out as CborInput;
     },
     'point.trust-roots': (op, a) => {
@@ -163,6 +173,11 @@ export function decisionFaults(base: Adapter, faults: DecisionFaults): Adapter {
       const extra = shadow(a).extra.get(String(a.get('grant_id'))) ?? 0n;
       return { spent_uj: uintOf(out['spent_uj'] as CborValue, 'spent_uj') + extra };
     },
+    'point.spent-funds': (op, a) => {
+      const out = base.handle(op, a) as Out;
+      const extra = shadow(a).extraFunds.get(String(a.get('grant_id'))) ?? 0n;
+      return { spent_minor: uintOf(out['spent_minor'] as CborValue, 'spent_minor') + extra };
+    },
     'point.decide': (op, a) => {
       const pointId = String(a.get('point'));
       const p = shadow(a);
@@ -170,18 +185,29 @@ export function decisionFaults(base: Adapter, faults: DecisionFaults): Adapter {
       base.handle(op, new Map([...a, ['point', p.scratch]]));
       const req = decisionRequest(a);
       const spent = (id: ContentId): bigint => baseSpent(pointId, id) + (p.extra.get(id) ?? 0n);
+      const spentFunds = (id: ContentId): bigint =>
+        uintOf((base.handle('point.spent-funds', new Map([['point', pointId], ['grant_id', id]])) as Out)['spent_minor'] as CborValue, 'spent_minor') + (p.extraFunds.get(id) ?? 0n);
+      // the reference's own tainted spend is not readable through the protocol: only the copy's is counted
       const state: DecisionState = {
         isRevoked: (id) => p.revoked.has(id),
         trustRoots: (r) => p.roots.get(r),
         spent,
+        spentFunds,
+        taintedSpent: (id) => p.tainted.get(id) ?? 0n,
         taintFloor: (r) => p.floors.get(r),
       };
       const j = mutantJudge(req, state, faults);
-      const touched = j.ids.some((id) => p.extra.has(id));
+      const touched = j.ids.some((id) => p.extra.has(id) || p.extraFunds.has(id) || p.tainted.has(id));
       if (!faults.always && !touched && sameOutcome(j, mutantJudge(req, state, NO_FAULTS))) return base.handle(op, a);
       if (j.verdict === 'allow' && faults.debit !== 'none') {
         const debited = faults.debit === 'leaf-only' ? j.ids.slice(-1) : j.ids;
         for (const id of debited) p.extra.set(id, (p.extra.get(id) ?? 0n) + req.cost.uj);
+        // impl/jcp/enforcement-point.ts debit(): the tainted allowance and the money of every link with a ceiling
+        if (isTainted(req.label)) for (const id of debited) p.tainted.set(id, (p.tainted.get(id) ?? 0n) + req.cost.uj);
+        const price = req.cost_funds;
+        if (price !== undefined) req.chain.forEach((sg, i) => {
+          if (sg.grant.budget_funds !== undefined) p.extraFunds.set(j.ids[i]!, (p.extraFunds.get(j.ids[i]!) ?? 0n) + price.minor);
+        });
       }
       return { verdict: j.verdict, ...(j.verdict === 'deny' ? { deny_reason: j.deny_reason } : {}), receipt: seal(req, j, p.steward, spent) };
     },
@@ -309,6 +335,11 @@ export function resealReceipts(base: Adapter, edit: (core: Map<CborValue, CborVa
       const out = base.handle(op, a) as Out;
       stewards.set(out['point'] as string, keyPairFromSeed(bytesArg(a, 'steward_seed')));
       return out as CborInput;
+    },
+    'point.spent-funds': (op, a) => {
+      const out = base.handle(op, a) as Out;
+      const extra = shadow(a).extraFunds.get(String(a.get('grant_id'))) ?? 0n;
+      return { spent_minor: uintOf(out['spent_minor'] as CborValue, 'spent_minor') + extra };
     },
     'point.decide': (op, a) => {
       const out = base.handle(op, a) as Out;

@@ -4,7 +4,9 @@
 // matrix's control mutant checks that). impl/ itself is never edited for a mutant.
 import {
   caveatHolds,
+  flowCeilings,
   flowFault,
+  isTainted,
   grantId,
   verifyGrantSignature,
   bytesEqual,
@@ -120,9 +122,8 @@ function expired(g: Grant, now_s: bigint, f: ReadonlySet<JudgeFault>): boolean {
 }
 
 /**
- * impl/jcp/decide.ts `judge` (phase 'single'), with the mutant's switches. The money and tainted-budget checks of
- * §4.8/§4.10 are not copied: a mutant testee decides through this copy only when a switch changes the outcome, and
- * those checks (classes C22, C25) are left to the reference (see clause-faults.ts).
+ * impl/jcp/decide.ts `judge` (phase 'single'), with the mutant's switches; the money (§4.8) and tainted-allowance
+ * (§4.10) checks copied unchanged.
  */
 export function mutantJudge(req: DecisionRequest, state: DecisionState, faults: JudgeFaults): Judgement {
   const f = faults.judge;
@@ -209,6 +210,22 @@ export function mutantJudge(req: DecisionRequest, state: DecisionState, faults: 
     const prior = f.has('budget-ignores-prior') ? 0n : state.spent(ids[i]!);
     const over = f.has('budget-exact-fit-denied') ? prior + cost.uj >= g.budget_uj : prior + cost.uj > g.budget_uj;
     if (over) return deny('budget-exceeded', `link ${i}: over budget`, ids);
+  }
+  // impl/jcp/decide.ts taintedBudgetFault (§4.10) and moneyFault (§4.8), unchanged
+  if (isTainted(req.label)) {
+    for (const { link, flow } of flowCeilings(chain)) {
+      if (flow.tainted_budget_uj === undefined) continue;
+      if ((state.taintedSpent?.(ids[link]!) ?? 0n) + cost.uj > flow.tainted_budget_uj) return deny('budget-exceeded', `link ${link}: tainted allowance`, ids);
+    }
+  }
+  const price = req.cost_funds;
+  if (price !== undefined) {
+    for (let i = 0; i < chain.length; i++) {
+      const ceiling = chain[i]!.grant.budget_funds;
+      if (ceiling === undefined) continue;
+      if (price.currency !== ceiling.currency) return deny('currency-mismatch', `link ${i}: another currency`, ids);
+      if ((state.spentFunds?.(ids[i]!) ?? 0n) + price.minor > ceiling.minor) return deny('funds-exceeded', `link ${i}: over the money ceiling`, ids);
+    }
   }
   return { verdict: 'allow', ids };
 }
