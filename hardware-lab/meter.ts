@@ -21,6 +21,8 @@ export const DEFAULT_ACTIVE_POWER_MW = 15_000n;
 export interface CounterFinding {
   readonly counter: string;
   readonly samples: number;
+  /** The raw samples, [ns since the first sample, count in µJ], so the judgement can be re-made later. */
+  readonly trace?: ReadonlyArray<readonly [bigint, bigint]>;
   readonly failures: readonly string[];
   readonly liveness?: LivenessVerdict;
   readonly delta_uj?: bigint;
@@ -51,7 +53,9 @@ export interface RungProbe {
 
 function finding(c: ProbedCounter, extra: Partial<CounterFinding> = {}): CounterFinding {
   const liveness = c.samples.length > 0 ? livenessOf(c) : undefined;
-  return { counter: c.name, samples: c.samples.length, failures: c.failures.slice(0, 5), ...(liveness ? { liveness } : {}), ...extra };
+  const t0 = c.samples[0]?.t_ns ?? 0n;
+  const trace = c.samples.map((s) => [s.t_ns - t0, s.value] as const);
+  return { counter: c.name, samples: c.samples.length, ...(trace.length ? { trace } : {}), failures: c.failures.slice(0, 5), ...(liveness ? { liveness } : {}), ...extra };
 }
 
 function rateOf(c: ProbedCounter, delta_uj: bigint | undefined): bigint | undefined {
@@ -152,7 +156,8 @@ export async function probeNvml(library: string | undefined, opts: ProbeOptions 
     const failed = run.counters.filter((c) => c.failures.length > 0);
     if (failed.length > 0) {
       const error = failed.map((c) => `${c.name}: ${c.failures[0]}`).join('; ');
-      return { finding: { ...base, status: 'unreadable', detail: `an energy read failed during the probe: ${error}` }, evidence: { rung, status: 'failed', at: 'stop', error } };
+      const at = failed.some((c) => c.samples.length === 0) ? 'start' : 'stop';
+      return { finding: { ...base, status: 'unreadable', detail: `an energy read failed during the probe: ${error}` }, evidence: { rung, status: 'failed', at, error } };
     }
     const telemetry = summedTelemetry(run, limits);
     const detail = `${nv.devices.length} GPU(s) probed through ${nv.library}; ${domain.live ? 'every counter live' : `not live: ${domain.not_live.join(', ')}`}`;
@@ -239,6 +244,6 @@ async function probeSimple(rung: CounterRung, counters: ProbeCounter[], opts: Pr
 
 /** The rung the ladder selects over the probe window (impl/energy meterSpan), with the estimate at the default power. */
 export function ladderFor(evidence: readonly RungEvidence[], window_ms: number): LadderChoice {
-  const estimated_uj = (DEFAULT_ACTIVE_POWER_MW * BigInt(Math.round(window_ms))) ; // mW × ms = µJ
+  const estimated_uj = DEFAULT_ACTIVE_POWER_MW * BigInt(Math.round(window_ms)); // mW × ms = µJ
   return meterSpan(evidence, { estimated_uj });
 }

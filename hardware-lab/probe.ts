@@ -49,8 +49,22 @@ export interface ProbeRun {
   readonly burn: BurnEvidence;
 }
 
+/** The probe's clock: the real monotonic clock, or a simulated one that advances only when the probe sleeps. */
+export interface ProbeClock {
+  now_ns(): bigint;
+  sleep(ms: number): Promise<void>;
+}
+
+/** The real clock: process.hrtime and timers. */
+export const REAL_CLOCK: ProbeClock = {
+  now_ns: () => process.hrtime.bigint(),
+  sleep: (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms))),
+};
+
 /** Probe options. `burn: false` only where the counter does not respond to CPU load (simulated counters). */
 export interface ProbeOptions {
+  /** Default {@link REAL_CLOCK}; tests of simulated counters pass a simulated clock so that scheduling load cannot change a verdict. */
+  readonly clock?: ProbeClock;
   readonly tick_ms?: number;
   readonly window_ms?: number;
   readonly burn?: boolean;
@@ -90,10 +104,9 @@ export async function startBurn(): Promise<{ stop(): Promise<BurnEvidence> }> {
   };
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, Math.max(0, ms)));
-
 /**
- * Samples every counter on one schedule of ticks (t0 + k × tick, so lateness does not accumulate) for the window,
+ * Samples every counter once a tick (a tick begins one tick after the previous one began, or at once when that is
+ * already past) for the window,
  * while a worker thread burns CPU. A sample's time is taken when its reading is in hand (sense §7: an interval runs
  * "from one sample in hand to the next"). A read that throws is a failure, not a sample.
  */
@@ -105,17 +118,25 @@ export async function probe(counters: readonly ProbeCounter[], opts: ProbeOption
   const samples: CounterSample[][] = counters.map(() => []);
   const failures: string[][] = counters.map(() => []);
   const draws = (opts.draws ?? []).map(() => ({ draw_mw: [] as bigint[], failures: [] as string[] }));
-  const t0 = performance.now();
+  const clock = opts.clock ?? REAL_CLOCK;
+  const tick_ns = BigInt(Math.round(tick_ms * 1e6));
+  const window_ns = BigInt(Math.round(window_ms * 1e6));
+  const t0 = clock.now_ns();
   let ticks = 0;
   let burn: BurnEvidence = { ran: false, iterations: 0 };
   try {
-    for (let k = 0; performance.now() - t0 <= window_ms; k++) {
-      await sleep(t0 + k * tick_ms - performance.now());
+    // each tick is one tick after the previous one began (never a catch-up tick: an interval shorter than the tick
+    // would read "no advance" on a counter that updates every few ms, and a late tick already counts as nothing)
+    for (let k = 0, next = t0; clock.now_ns() - t0 <= window_ns; k++, next += tick_ns) {
+      const wait = next - clock.now_ns();
+      if (wait > 0n) await clock.sleep(Number(wait) / 1e6);
+      const now = clock.now_ns();
+      if (now > next) next = now;
       ticks++;
       counters.forEach((c, i) => {
         try {
           const value = c.read();
-          samples[i]!.push({ t_ns: process.hrtime.bigint(), value });
+          samples[i]!.push({ t_ns: clock.now_ns(), value });
         } catch (e) {
           failures[i]!.push((e as Error).message);
         }

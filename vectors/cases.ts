@@ -469,7 +469,7 @@ function receiptCases(): Case[] {
       type: 'Decide',
       comment: 'an allow then a deny on a fresh point: the exact COSE_Sign1 bytes of each receipt (deterministic Ed25519 over the canonical core)',
       flags: ['ReceiptBytes'],
-      clauses: [...cose, 'jcp/8#payload-hash-included', 'jcp/8#never-mint-jcp1', 'jcp/7#decision-deterministic'],
+      clauses: [...cose, 'jcp/8#payload-hash-included', 'jcp/8#never-mint-jcp1', 'jcp/7#decision-deterministic', 'jcp/7#debit-on-allow'],
       inputs: decideInputs({ steps: [{ chain: [g], caller: bob, cost_uj: 42n, provenance: 'HwShunt' }, { chain: [g], caller: bob, frame: { action: 'delete' } }] }),
       intent: { steps: [allow, deny('action-not-granted')] },
       pinReceipt: true,

@@ -8,6 +8,7 @@
  *   name=TEXT             device name
  *   energy_mw=N           the counter's accrual rate, milliwatts of the monotonic clock (0: frozen)
  *   step_mj=N             instead: the counter advances N mJ on every nvmlDeviceGetTotalEnergyConsumption call
+ *   lump_calls=N          with step_mj: the count is republished only every N calls (lumps)
  *   lump_ms=N             the count is republished only at multiples of N ms (lumps)
  *   draw_mw=A,B,C,...     nvmlDeviceGetPowerUsage answers these in turn (cycling)
  *   limit_mw=N            nvmlDeviceGetEnforcedPowerLimit
@@ -28,13 +29,12 @@ static struct fake_device devices[8];
 static int initialized = 0;
 static unsigned count = 1;
 static char name[96] = "Fake NVML GPU";
-static unsigned long long energy_mw = 0, step_mj = 0, lump_ms = 0, start_mj = 0, limit_mw = 0;
+static unsigned long long energy_mw = 0, step_mj = 0, lump_ms = 0, lump_calls = 0, start_mj = 0, limit_mw = 0;
 static unsigned long long draw[64];
 static unsigned ndraw = 0, draw_i = 0;
 static int err_init = 0, err_count = 0, err_handle = 0, err_energy = 0, err_power = 0, err_limit = 0, err_name = 0;
 static long err_energy_after = -1;
 static long energy_calls = 0;
-static unsigned long long stepped_mj = 0;
 static struct timespec t0;
 
 static long long elapsed_ms(void) {
@@ -62,6 +62,7 @@ static void read_control(void) {
     else if (!strcmp(line, "energy_mw")) energy_mw = strtoull(v, 0, 10);
     else if (!strcmp(line, "step_mj")) step_mj = strtoull(v, 0, 10);
     else if (!strcmp(line, "lump_ms")) lump_ms = strtoull(v, 0, 10);
+    else if (!strcmp(line, "lump_calls")) lump_calls = strtoull(v, 0, 10);
     else if (!strcmp(line, "start_mj")) start_mj = strtoull(v, 0, 10);
     else if (!strcmp(line, "limit_mw")) limit_mw = strtoull(v, 0, 10);
     else if (!strcmp(line, "draw_mw")) {
@@ -130,8 +131,9 @@ int nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t d, unsigned long long *out)
   if (err_energy_after >= 0 && energy_calls >= err_energy_after) return err_energy ? err_energy : 999;
   energy_calls++;
   if (step_mj) {
-    stepped_mj += step_mj;
-    *out = start_mj + stepped_mj;
+    unsigned long long n = (unsigned long long)energy_calls;
+    if (lump_calls) n = (n / lump_calls) * lump_calls;
+    *out = start_mj + n * step_mj;
     return 0;
   }
   long long ms = elapsed_ms();

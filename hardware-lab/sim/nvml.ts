@@ -19,6 +19,7 @@ export interface FakeNvmlControl {
   readonly energy_mw?: bigint;
   readonly step_mj?: bigint;
   readonly lump_ms?: number;
+  readonly lump_calls?: number;
   readonly draw_mw?: readonly bigint[];
   readonly limit_mw?: bigint;
   readonly start_mj?: bigint;

@@ -27,7 +27,8 @@ export class FakePowercap {
   private timer: NodeJS.Timeout | undefined;
   private t0 = 0n;
 
-  constructor(readonly root: string, readonly zones: readonly FakeZone[]) {
+  /** `now_ns`: the clock the counters accrue on (default the real monotonic clock; a test passes its simulated one). */
+  constructor(readonly root: string, readonly zones: readonly FakeZone[], private readonly now_ns: () => bigint = () => process.hrtime.bigint()) {
     rmSync(root, { recursive: true, force: true });
     for (const z of zones) {
       const dir = join(root, z.zone);
@@ -35,13 +36,13 @@ export class FakePowercap {
       writeFileSync(join(dir, 'name'), `${z.name}\n`);
       writeFileSync(join(dir, 'max_energy_range_uj'), `${z.max_energy_range_uj}\n`);
     }
-    this.t0 = process.hrtime.bigint();
+    this.t0 = this.now_ns();
     this.write();
   }
 
   /** The count `z` shows now: start + mW × elapsed, published at its lump boundary, modulo its range. */
-  valueOf(z: FakeZone, now_ns: bigint = process.hrtime.bigint()): bigint {
-    let ns = now_ns - this.t0;
+  valueOf(z: FakeZone, at_ns: bigint = this.now_ns()): bigint {
+    let ns = at_ns - this.t0;
     if (z.lump_ms) {
       const lump = BigInt(z.lump_ms) * 1_000_000n;
       ns = (ns / lump) * lump;
@@ -50,8 +51,9 @@ export class FakePowercap {
     return ((z.start_uj ?? 0n) + (z.mw * ns) / 1_000_000n) % z.max_energy_range_uj;
   }
 
-  private write(): void {
-    const now = process.hrtime.bigint();
+  /** Writes every zone's count as of now (the timer calls it; a simulated clock calls it as it advances). */
+  write(): void {
+    const now = this.now_ns();
     for (const z of this.zones) {
       const file = join(this.root, z.zone, 'energy_uj');
       writeFileSync(`${file}.tmp`, `${this.valueOf(z, now)}\n`);
@@ -85,5 +87,34 @@ export class FakePowercap {
     const denied = this.zones.find((z) => z.denied && path === join(this.root, z.zone, 'energy_uj'));
     if (denied) throw Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: 'EACCES' });
     return readFileSync(path, 'utf8');
+  };
+}
+
+/**
+ * A simulated clock for probes of simulated counters: time moves only when the probe sleeps, by exactly the time it
+ * asked for plus any lateness the test schedules (`late_ms[k]` added to the k-th sleep), and every listener (a fake
+ * tree's write) runs at each step. The probe's code is the same; only its clock is not the machine's, so a loaded CI
+ * scheduler cannot stretch an interval past 75 ms and change a verdict the scenario fixes.
+ */
+export class SimClock {
+  private t = 1_000_000_000n;
+  private sleeps = 0;
+  private readonly listeners: Array<() => void> = [];
+
+  constructor(private readonly late_ms: Readonly<Record<number, number>> = {}) {}
+
+  now_ns = (): bigint => this.t;
+
+  /** Runs `f` whenever the clock moves. */
+  onTick(f: () => void): this {
+    this.listeners.push(f);
+    return this;
+  }
+
+  sleep = async (ms: number): Promise<void> => {
+    const late = this.late_ms[this.sleeps++] ?? 0;
+    this.t += BigInt(Math.round((ms + late) * 1e6));
+    for (const f of this.listeners) f();
+    await new Promise((r) => setImmediate(r));
   };
 }

@@ -90,7 +90,7 @@ describe('jcp §4.9 the seven variants', () => {
 });
 
 describe('jcp §4.9 inheritance by exact identity', () => {
-  clauseIt(['jcp/4.9#child-carries-parent-caveats', 'jcp/4.9#drop-caveat-refused'], 'a tighter caveat does not supersede the inherited one: replacing it is refused; adding it beside makes both hold', async () => {
+  clauseIt(['jcp/4.9#child-carries-parent-caveats', 'jcp/4.9#drop-caveat-refused', 'jcp/7#debit-on-allow'], 'a tighter caveat does not supersede the inherited one: replacing it is refused; adding it beside makes both hold', async () => {
     const root = await rootGrant({ caveats: [{ MaxCostUj: 100n }], nonce: nonce('identity-root') });
     // a child carrying MaxCostUj 50 INSTEAD of 100 — tighter, yet not the identical caveat — does not verify
     const rg = grantOf(root).grant;
@@ -134,7 +134,7 @@ describe('jcp §4.9 the metered path', () => {
     expect(b.verdict === 'authorized' ? b.pending_caveats : b).toEqual([]);
   });
 
-  clauseIt(['jcp/4.9#cost-caveat-at-debit', 'jcp/4.9#breach-still-debited', 'jcp/4.9#breach-recorded-in-verdict'], 'a measured cost within MaxCostUj is allowed; one past it is debited on every link and sealed as a caveat breach', async () => {
+  clauseIt(['jcp/4.9#cost-caveat-at-debit', 'jcp/4.9#breach-still-debited', 'jcp/4.9#breach-recorded-in-verdict', 'jcp/4.9#child-carries-parent-caveats'], 'a measured cost within MaxCostUj is allowed; one past it is debited on every link and sealed as a caveat breach', async () => {
     const root = await rootGrant({ budget_uj: 1000n, caveats: [{ MaxCostUj: 10n }], nonce: nonce('metered-root') });
     const child = await implementation().attenuate(root.signed_grant, bob.seed, { subject: carol.did, budget_uj: 500n, nonce: nonce('metered-child') });
     const chain = [root, child];

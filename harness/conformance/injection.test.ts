@@ -228,7 +228,7 @@ describe('jcp C19 a poisoned data frame is decided exactly as a benign one', () 
   );
 
   clauseIt(
-    ['jcp/9#c19-injection', 'jcp/6#outputs-tagged-data', 'jcp/6#data-frame-refused', 'jcp/7#decision-deterministic'],
+    ['jcp/9#c19-injection', 'jcp/6#outputs-tagged-data', 'jcp/6#data-frame-refused', 'jcp/7#decision-deterministic', 'jcp/7#debit-on-allow'],
     'after the whole corpus the point is untouched: a later control decision seals the same receipt bytes as on a fresh point',
     async () => {
       const { corpus, settings, g } = await RUN();
@@ -310,7 +310,7 @@ describe('jcp C19 the trust tag is structural: data never becomes control', () =
   });
 
   clauseIt(
-    ['jcp/9#c19-injection', 'jcp/6#outputs-tagged-data', 'jcp/6#data-frame-refused', 'jcp/7#untrusted-control'],
+    ['jcp/9#c19-injection', 'jcp/6#outputs-tagged-data', 'jcp/6#data-frame-refused', 'jcp/7#untrusted-control', 'jcp/7#debit-on-allow'],
     'property: any text, in any free field of any kind of data frame, gets the benign decision',
     async () => {
       const { corpus, settings } = await RUN();

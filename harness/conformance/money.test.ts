@@ -88,7 +88,7 @@ describe('jcp §4.8 absent money ceiling', () => {
 });
 
 describe('jcp §4.8 priced decisions', () => {
-  clauseIt(['jcp/4.8#grant-may-carry-money-ceiling', 'jcp/4.8#priced-decision-both-ceilings', 'jcp/9#c22-dual-ceilings'], 'a money ceiling is signed into the grant and bounds priced spend; allow debits both, deny neither', async () => {
+  clauseIt(['jcp/4.8#grant-may-carry-money-ceiling', 'jcp/4.8#priced-decision-both-ceilings', 'jcp/9#c22-dual-ceilings', 'jcp/7#debit-on-allow'], 'a money ceiling is signed into the grant and bounds priced spend; allow debits both, deny neither', async () => {
     const g = await rootGrant({ budget_uj: 1000n, budget_funds: usd(100n), nonce: nonce('money-single') });
     expect(grantOf(g).grant.budget_funds).toEqual(usd(100n));
     // the ceiling is part of the signed bytes: a grant without it has another id
@@ -107,7 +107,7 @@ describe('jcp §4.8 priced decisions', () => {
     expect(await spends(p, [g])).toEqual([[20n, 100n]]);
   });
 
-  clauseIt(['jcp/4.8#priced-decision-both-ceilings', 'jcp/4.8#may-deny-on-one-ceiling'], 'the ceilings are independent: each binds while the other has room, and the receipt names which', async () => {
+  clauseIt(['jcp/4.8#priced-decision-both-ceilings', 'jcp/4.8#may-deny-on-one-ceiling', 'jcp/7#debit-on-allow'], 'the ceilings are independent: each binds while the other has room, and the receipt names which', async () => {
     // joule ceiling binds, money has room
     const j = await rootGrant({ budget_uj: 100n, budget_funds: usd(1000n), nonce: nonce('joule-binds') });
     const p = await point();
@@ -124,7 +124,7 @@ describe('jcp §4.8 priced decisions', () => {
     expect((await decideChecked(p, [none], priced([none], 91n, usd(0n)))).deny_reason).toBe('budget-exceeded');
   });
 
-  clauseIt(['jcp/4.8#no-exchange-rate', 'jcp/4.8#priced-decision-both-ceilings'], 'a cost in another currency is refused currency-mismatch, never converted, whatever its amount', async () => {
+  clauseIt(['jcp/4.8#no-exchange-rate', 'jcp/4.8#priced-decision-both-ceilings', 'jcp/7#debit-on-allow'], 'a cost in another currency is refused currency-mismatch, never converted, whatever its amount', async () => {
     const g = await rootGrant({ budget_funds: usd(100n), nonce: nonce('currency') });
     const p = await point();
     // any rate would let 1 EUR cent fit under 100 US cents; none may be assumed
@@ -139,7 +139,7 @@ describe('jcp §4.8 priced decisions', () => {
 });
 
 describe('jcp §4.8 money across a chain', () => {
-  clauseIt(['jcp/4.8#priced-decision-both-ceilings', 'jcp/4.8#child-money-not-amplify', 'jcp/9#c22-dual-ceilings'], "siblings share their parent's money as they share its joules; the parent's ceiling bounds the child's spend", async () => {
+  clauseIt(['jcp/4.8#priced-decision-both-ceilings', 'jcp/4.8#child-money-not-amplify', 'jcp/9#c22-dual-ceilings', 'jcp/7#debit-on-allow'], "siblings share their parent's money as they share its joules; the parent's ceiling bounds the child's spend", async () => {
     const root = await rootGrant({ budget_uj: 1000n, budget_funds: usd(100n), nonce: nonce('money-chain-root') });
     // plain attenuations: each child inherits USD 100 unchanged
     const c1 = await implementation().attenuate(root.signed_grant, bob.seed, { subject: carol.did, nonce: nonce('money-c1') });
@@ -160,7 +160,7 @@ describe('jcp §4.8 money across a chain', () => {
     expect((await decideChecked(q, [root, narrow], priced([root, narrow], 1n, usd(20n)))).verdict).toBe('allow');
   });
 
-  clauseIt(['jcp/4.8#priced-decision-both-ceilings'], 'a priced chained decision applies the joule ceilings first, then the money ceiling of each link', async () => {
+  clauseIt(['jcp/4.8#priced-decision-both-ceilings', 'jcp/7#debit-on-allow'], 'a priced chained decision applies the joule ceilings first, then the money ceiling of each link', async () => {
     // jcp §4.2: "the joule ceilings first, then the money ceiling of each link that has one"
     const root = await rootGrant({ budget_uj: 100n, budget_funds: usd(10n), nonce: nonce('order-root') });
     const child = await implementation().attenuate(root.signed_grant, bob.seed, { subject: carol.did, nonce: nonce('order-child') });
@@ -191,7 +191,7 @@ describe('jcp §4.8 attenuation of the money ceiling', () => {
     expect(grantOf(bounded).grant.budget_funds).toEqual(eur(7n));
   });
 
-  clauseIt(['jcp/4.8#child-money-not-amplify', 'jcp/4.8#drop-raise-redenominate-refused'], 'a chain whose child dropped, raised or re-denominated the money ceiling is denied attenuation-violation', async () => {
+  clauseIt(['jcp/4.8#child-money-not-amplify', 'jcp/4.8#drop-raise-redenominate-refused', 'jcp/7#debit-on-allow'], 'a chain whose child dropped, raised or re-denominated the money ceiling is denied attenuation-violation', async () => {
     const root = await rootGrant({ budget_uj: 1000n, budget_funds: usd(100n), nonce: nonce('raw-money-root') });
     const p = await point();
     for (const [label, funds] of [['drop', 'drop'], ['raise', usd(101n)], ['redenominate', eur(100n)]] as const) {
@@ -223,7 +223,7 @@ const stepArb = fc.record({
 const spendArb = fc.record({ node: fc.nat(), uj: fc.bigInt({ min: 0n, max: 400n }), minor: fc.bigInt({ min: 0n, max: 60n }) });
 
 describe('jcp §4.8 properties', () => {
-  clauseIt(['jcp/4.8#child-money-not-amplify', 'jcp/4.8#priced-decision-both-ceilings'], 'no sequence of attenuations lets the total allowed spend exceed the root budget, in joules and in money', async () => {
+  clauseIt(['jcp/4.8#child-money-not-amplify', 'jcp/4.8#priced-decision-both-ceilings', 'jcp/7#debit-on-allow'], 'no sequence of attenuations lets the total allowed spend exceed the root budget, in joules and in money', async () => {
     const ROOT_UJ = 1000n;
     const ROOT_MINOR = 200n;
     let allowed = 0;

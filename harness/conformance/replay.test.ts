@@ -54,7 +54,7 @@ function tamper(receipt: Uint8Array): Uint8Array {
 }
 
 describe('jcp §8.1 replay (C14, C16)', () => {
-  clauseIt(['jcp/8.1#rebuild-by-replay', 'jcp/8.1#chain-ids', 'jcp/4.11#in-flight-stays-debited', 'jcp/9#c14-replay', 'jcp/9#c16-chained-replay'], 'a fresh point rebuilds every link\'s spend, ancestors included, exactly as the original debited', async () => {
+  clauseIt(['jcp/8.1#rebuild-by-replay', 'jcp/8.1#chain-ids', 'jcp/4.11#in-flight-stays-debited', 'jcp/9#c14-replay', 'jcp/9#c16-chained-replay', 'jcp/7#debit-on-allow'], 'a fresh point rebuilds every link\'s spend, ancestors included, exactly as the original debited', async () => {
     const ids = (await threeLinks()).map((m) => m.grant_id);
     const original = await point();
     const stream = await mixedStream(original);
@@ -112,7 +112,7 @@ describe('jcp §8.1 replay (C14, C16)', () => {
     expect((await amnesiac.decide(req([root, mid, leaf], dave.did, 251n, 'over'))).verdict).toBe('allow');
   });
 
-  clauseIt(['jcp/8.1#rebuild-by-replay', 'jcp/8.1#chain-ids', 'jcp/4.11#re-establish-before-deciding', 'jcp/9#c16-chained-replay'], 'property: for any stream of single and chained decisions, replay reproduces every link and the next verdict', async () => {
+  clauseIt(['jcp/8.1#rebuild-by-replay', 'jcp/8.1#chain-ids', 'jcp/4.11#re-establish-before-deciding', 'jcp/9#c16-chained-replay', 'jcp/7#debit-on-allow'], 'property: for any stream of single and chained decisions, replay reproduces every link and the next verdict', async () => {
     const links = await threeLinks();
     const callers = [bob.did, carol.did, dave.did, mallory.did];
     let allowed = 0;
@@ -143,7 +143,7 @@ describe('jcp §8.1 replay (C14, C16)', () => {
 });
 
 describe('jcp §8.2 group accounting (C14)', () => {
-  clauseIt(['jcp/8.2#count-failed-receipts', 'jcp/9#c14-replay'], 'per-worker attribution from receipts matches the point ledger; a receipt that fails verification is counted, not dropped', async () => {
+  clauseIt(['jcp/8.2#count-failed-receipts', 'jcp/9#c14-replay', 'jcp/7#debit-on-allow'], 'per-worker attribution from receipts matches the point ledger; a receipt that fails verification is counted, not dropped', async () => {
     const root = await rootGrant({ budget_uj: 1000n, nonce: nonce('team-root') });
     const [c, d] = await impl().shard(root.signed_grant, bob.seed, [
       { subject: carol.did, budget_uj: 300n, nonce: nonce('team-carol') },

@@ -336,11 +336,6 @@ export function resealReceipts(base: Adapter, edit: (core: Map<CborValue, CborVa
       stewards.set(out['point'] as string, keyPairFromSeed(bytesArg(a, 'steward_seed')));
       return out as CborInput;
     },
-    'point.spent-funds': (op, a) => {
-      const out = base.handle(op, a) as Out;
-      const extra = shadow(a).extraFunds.get(String(a.get('grant_id'))) ?? 0n;
-      return { spent_minor: uintOf(out['spent_minor'] as CborValue, 'spent_minor') + extra };
-    },
     'point.decide': (op, a) => {
       const out = base.handle(op, a) as Out;
       const key = stewards.get(String(a.get('point')))!;
