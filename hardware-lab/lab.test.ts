@@ -10,7 +10,8 @@ import { threadId } from 'node:worker_threads';
 import { NVML_RETURN, nvmlStatus, openNvml } from './backends/nvml.ts';
 import { RaplBackend } from './backends/rapl.ts';
 import { declareMacosPrototypes, ioreportSample, procEnergy, rusageSizes, ioreportUnitToUj } from './backends/macos.ts';
-import { FakePowercap } from './sim/powercap.ts';
+import { FakePowercap, SimClock } from './sim/powercap.ts';
+import { ladderFor, probeNvml } from './meter.ts';
 import { buildFakeNvml, fakeNvmlInstance, haveCompiler } from './sim/nvml.ts';
 import { probe, startBurn } from './probe.ts';
 import { labKey, main, runLab, seedFromHex, sealReport, verifyReport } from './lab.ts';
@@ -57,6 +58,18 @@ describe('NVML return codes and binding', () => {
     denied.close();
     expect(openNvml(fakeNvmlInstance(built, { err_init: 9 }, dir))).toMatchObject({ status: 'nvml-error', call: 'nvmlInit_v2', code: 9 });
     expect(openNvml(fakeNvmlInstance(built, { err_count: 18 }, dir))).toMatchObject({ status: 'nvml-error', call: 'nvmlDeviceGetCount_v2', detail: expect.stringMatching(/LIB_RM_VERSION_MISMATCH/) });
+  });
+});
+
+describe('NVML with two GPUs', () => {
+  withCc('probes every device: both must be live, each judged against its own board, the domain against the summed draw', async () => {
+    // 14.8 W on each board (370 mJ per 25 ms tick), each drawing 14.8 W under a 65 W limit
+    const lib = fakeNvmlInstance(buildFakeNvml(), { count: 2, step_mj: 370n, draw_mw: [14_800n], limit_mw: 65_000n }, dir);
+    const p = await probeNvml(lib, { burn: false, clock: new SimClock(), window_ms: 500 });
+    expect(p.finding.counters.map((c) => [c.liveness?.live, c.plausibility?.verdict])).toEqual([[true, 'not-refuted'], [true, 'not-refuted']]);
+    expect(p.evidence.status === 'read' && p.evidence.telemetry).toMatchObject({ limit_mw: 130_000n });
+    expect(p.evidence.status === 'read' && p.evidence.telemetry?.draw_mw.every((d) => d === 29_600n)).toBe(true);
+    expect(ladderFor([p.evidence], 500)).toMatchObject({ rung: 'nvml', energy: { provenance: 'HwShunt', coverage: 'Partial' } });
   });
 });
 
@@ -121,7 +134,7 @@ describe('the lab job', () => {
     const { report, summary } = await runLab({ powercap_root: join(dir, 'none'), nvml_library: join(dir, 'no-libnvidia-ml.so.1'), platform: 'linux', window_ms: 200 });
     expect(report['hardware_counter_readable']).toBe(false);
     expect(summary.join('\n')).toMatch(/No hardware energy counter is readable on this host/);
-    expect(summary.join('\n')).toMatch(/rapl: no powercap tree/);
+    expect(summary.join('\n')).toMatch(/rapl: absent: no powercap tree/);
     expect(summary.join('\n')).toMatch(/NVML_ERROR_LIBRARY_NOT_FOUND/);
     expect(summary.join('\n')).toMatch(/not macOS/);
     expect(report['ladder']).toMatchObject({ rung: 'estimate', energy: { provenance: 'Estimator' } });

@@ -104,10 +104,11 @@ function findingLine(f: RungFinding): string[] {
 
 /** The terminal summary. */
 export function summarize(findings: readonly RungFinding[], ladder: LadderChoice, readable: boolean): string[] {
-  const out = ['JCP hardware lab — energy counters on this host', ...findings.flatMap(findingLine)];
-  if (!readable) {
+  const out = ['JCP hardware lab — energy counters on this host'];
+  if (readable) out.push(...findings.flatMap(findingLine));
+  else {
     out.push('No hardware energy counter is readable on this host. Why:');
-    for (const f of findings) out.push(`  - ${f.rung}: ${f.detail}`);
+    for (const f of findings) out.push(`  - ${f.rung}: ${f.status}: ${f.detail}`);
   }
   out.push(`Ladder: selects ${ladder.rung} → ${ladder.energy.provenance}${ladder.energy.coverage === 'Partial' ? ', Partial' : ''}; declined above it: ${ladder.declined.map((d) => `${d.rung} (${d.reason}${d.detail ? `: ${d.detail}` : ''})`).join(', ') || 'none'}`);
   if (ladder.rung === 'estimate') out.push(`The estimator rung: wall-clock time × a default ${DEFAULT_ACTIVE_POWER_MW / 1000n} W, graded Estimator (calibrated on no host).`);

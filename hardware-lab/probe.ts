@@ -128,8 +128,8 @@ export async function probe(counters: readonly ProbeCounter[], opts: ProbeOption
     // each tick is one tick after the previous one began (never a catch-up tick: an interval shorter than the tick
     // would read "no advance" on a counter that updates every few ms, and a late tick already counts as nothing)
     for (let k = 0, next = t0; clock.now_ns() - t0 <= window_ns; k++, next += tick_ns) {
-      const wait = next - clock.now_ns();
-      if (wait > 0n) await clock.sleep(Number(wait) / 1e6);
+      // a timer may fire a little early (its clock is the event loop's cached time): sleep again until the tick is due
+      for (let wait = next - clock.now_ns(); wait > 0n; wait = next - clock.now_ns()) await clock.sleep(Math.max(1, Number(wait) / 1e6));
       const now = clock.now_ns();
       if (now > next) next = now;
       ticks++;

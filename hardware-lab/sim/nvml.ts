@@ -3,7 +3,7 @@
 // a control file beside it (`<library>.ctl`, read by the fake at nvmlInit_v2). The copy is loaded through the same
 // koffi binding as the real libnvidia-ml (hardware-lab/backends/nvml.ts).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -57,7 +57,7 @@ export function buildFakeNvml(cacheDir: string = join(tmpdir(), 'jcp-hardware-la
   if (!existsSync(out)) {
     const tmp = `${out}.${process.pid}.tmp`;
     execFileSync(compiler(), ['-shared', '-fPIC', '-O2', '-Wall', '-o', tmp, FAKE_NVML_SOURCE], { stdio: 'pipe' });
-    copyFileSync(tmp, out);
+    renameSync(tmp, out); // atomic: a concurrent test process never loads a half-written library
   }
   return out;
 }

@@ -84,6 +84,7 @@ const needCc = !haveCompiler();
 
 beforeAll(async () => {
   if (needCc && process.env['CI'] === 'true') throw new Error('no C compiler (cc): the simulated NVML cannot be built, and CI=true requires it');
+  if (needCc) console.warn('hardware.test: no C compiler (cc or $CC): the simulated NVML scenarios are skipped');
   const trees = Object.entries(RAPL).map(([k, s]) => {
     const clock = new SimClock(s.late_ms);
     const tree = new FakePowercap(join(dir, k), s.zones, clock.now_ns);
@@ -114,10 +115,7 @@ const counter = (p: RungProbe, i = 0) => p.finding.counters[i]!;
 const near = (got: bigint | undefined, want: bigint, pct = 10n): boolean => got !== undefined && got * 100n >= want * (100n - pct) && got * 100n <= want * (100n + pct);
 const nvmlIt = (ids: string[], title: string, fn: () => void) =>
   clauseIt(ids, title, (ctx) => {
-    if (needCc) {
-      console.warn('hardware.test: no C compiler (cc); simulated NVML scenarios skipped');
-      ctx.skip('no C compiler: the simulated NVML cannot be built');
-    }
+    if (needCc) ctx.skip('no C compiler: the simulated NVML cannot be built');
     fn();
   });
 
