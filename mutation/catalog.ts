@@ -83,14 +83,12 @@ export const MUTANTS: readonly Mutant[] = [
   { id: 'chain-signatures-unchecked', clauses: ['jcp/4.2#verify-hop-by-hop'], class: 'jcp:C7', description: "links' signatures are not verified on the chained path", applied: `${J} the chained signature loop skipped` },
   { id: 'amplifying-chain-denied-chain-broken', clauses: ['jcp/4.2#broken-or-amplifying-denied'], class: 'jcp:C7', description: 'an amplifying chain is denied chain-broken instead of attenuation-violation', applied: `${J} the narrowing failure reported as chain-broken` },
   { id: 'delegated-alone-accepted', clauses: ['jcp/4.2#delegated-alone-chain-broken'], class: 'jcp:C7', description: 'a delegated grant decided on its own (no chain) is accepted', applied: `${J} the root-has-no-parent check skipped for a single grant` },
-  { id: 'caveats-leaf-only', clauses: ['jcp/4.2#caveats-every-link'], class: 'jcp:C7', description: "only the leaf's caveats are evaluated", applied: `${J} caveats of the leaf only` },
   { id: 'caveats-first-only', clauses: ['jcp/4.9#caveats-all-hold'], class: 'jcp:C7', description: 'only the first caveat of each grant must hold', applied: `${J} the first caveat of each link only` },
   { id: 'budget-leaf-only', clauses: ['jcp/4.2#sibling-conservation'], class: 'jcp:C7', description: "only the leaf's budget is tested on a chain", applied: `${J} the budget test on the leaf only` },
   { id: 'debit-leaf-only', clauses: ['jcp/4.2#sibling-conservation'], class: 'jcp:C7', description: 'an allowed chain debits only its leaf, not every link', applied: `${J} no fault, for every request, debiting the leaf only` },
   { id: 'drop-inherited-caveat', clauses: ['jcp/4.9#child-carries-parent-caveats', 'jcp/4.9#drop-caveat-refused'], class: 'jcp:C7', description: "attenuation drops the parent's caveats", applied: 'variant-main.ts (kept): grant.attenuate re-signs the child without inherited caveats' },
   { id: 'chain-drops-caveat-accepted', clauses: ['jcp/4.9#drop-caveat-refused', 'jcp/4.9#child-carries-parent-caveats'], class: 'jcp:C7', description: "a child that drops its parent's caveat is minted and honoured in a chain", applied: `${A} the caveats axis off` },
   { id: 'chained-expiry-before-revocation', clauses: ['jcp/7#chained-order'], class: 'jcp:C7', description: 'deny-reason order swapped on the chained path: expiry before revocation and trust root', applied: `${J} the chained expiry loop moved before the revocation check` },
-  { id: 'chained-expiry-leaf-only', clauses: ['jcp/7#chained-order', 'jcp/4.2#verify-hop-by-hop'], class: 'jcp:C7', description: "only the leaf's expiry is checked on a chain (an expired middle link passes)", applied: `${J} the chained expiry loop over the leaf only` },
   // ---- C10 ----
   { id: 'depth-not-narrowed', clauses: ['jcp/4.4#depth-narrows'], class: 'jcp:C10', description: "a child may carry a delegate_depth above its parent's − 1", applied: `${A} the depth axis off` },
   { id: 'leaf-only-delegable', clauses: ['jcp/4.4#leaf-only-refused'], class: 'jcp:C10', description: 'a leaf-only (delegate_depth 0) grant may be delegated', applied: 'grant.attenuate re-implemented without the leaf-only check; point.decide judged without the structural leaf-only check' },
@@ -119,6 +117,11 @@ export const MUTANTS: readonly Mutant[] = [
  * self-test can require every such clause to be either broken by a mutant or named here.
  */
 export const UNBROKEN: readonly Unbroken[] = [
+  {
+    clause: 'jcp/4.2#caveats-every-link',
+    reason:
+      "no single change is observable: §4.9 makes every child carry each caveat of its parent, and the chain check refuses a child that drops one (attenuation-violation) before caveats are evaluated, so the leaf's caveats contain every link's; evaluating the leaf's alone decides identically (see EQUIVALENT: caveats-leaf-only)",
+  },
   { clause: 'jcp/4.11#record-allowed-durably', reason: 'C14/C16 durable recording: not yet written (C16 is not claimed; its durable ops are another helper\'s in-progress work)' },
   { clause: 'jcp/4.11#re-establish-before-deciding', reason: 'C14/C16: not yet written (claim pending)' },
   { clause: 'jcp/4.11#in-flight-stays-debited', reason: 'C14/C16: not yet written (claim pending)' },
@@ -128,6 +131,20 @@ export const UNBROKEN: readonly Unbroken[] = [
   { clause: 'jcp/9#c17-channels', reason: 'C17 test-description clause: not yet written (claim pending)' },
   { clause: 'jcp/4.6#policy-not-amplify', reason: 'C20 standing grants: not yet written (claim pending)' },
   { clause: 'jcp/9#c20-standing', reason: 'C20 test-description clause: not yet written (claim pending)' },
+];
+
+/** Mutants written, run, and found equivalent to the reference (no test can tell them apart), with why; not run. */
+export const EQUIVALENT: readonly { readonly id: string; readonly clauses: readonly string[]; readonly reason: string }[] = [
+  {
+    id: 'caveats-leaf-only',
+    clauses: ['jcp/4.2#caveats-every-link'],
+    reason: "survived every test of C7 (matrix run of 2026-11-30): a valid chain's leaf carries every ancestor's caveats (§4.9), and one that drops any is denied attenuation-violation before caveats are read",
+  },
+  {
+    id: 'chained-expiry-leaf-only',
+    clauses: ['jcp/7#chained-order', 'jcp/4.2#verify-hop-by-hop'],
+    reason: "survived every test of C7: a child's expiry never outlives its parent's (§4.1, checked hop by hop before expiry), so when any link has expired the leaf has too, and the reason is the same",
+  },
 ];
 
 /**

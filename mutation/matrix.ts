@@ -198,7 +198,8 @@ async function main(): Promise<number> {
   let reruns: Array<{ ids: readonly string[]; wall_s: number }> = [];
   if (merge) {
     const old = JSON.parse(readFileSync(jsonPath, 'utf8')) as { rows: Row[]; control: Row | null; wall_s: number; reruns?: typeof reruns };
-    const prev = [...(old.control ? [old.control] : []), ...old.rows];
+    const current = new Set([CONTROL.id, ...MUTANTS.map((m) => m.id)]);
+    const prev = [...(old.control ? [old.control] : []), ...old.rows].filter((r) => current.has(r.id)); // rows of mutants since dropped go
     rows = [...prev.map((r) => rows.find((x) => x.id === r.id) ?? r), ...rows.filter((x) => !prev.some((q) => q.id === x.id))];
     reruns = [...(old.reruns ?? []), { ids: only, wall_s }];
     wall_s = old.wall_s;

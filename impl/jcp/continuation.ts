@@ -16,11 +16,10 @@ import { isProvenance, PROVENANCES, type Cost, type Provenance } from '../energy
 import { JcpError } from '../errors.ts';
 import { defaultEd25519, type Ed25519, type KeyPair } from '../identity/ed25519.ts';
 import { decodeCanonical, encodeCanonical, type CborInput } from '../cbor/index.ts';
-import type { ReceiptCoreV2 } from '../receipt/core.ts';
 import { sealReceipt } from '../receipt/seal.ts';
 import { frameToCbor, parseFrame, parseSignedGrant, signedGrantToCbor } from './codec.ts';
 import { contentId, contentIdOfBytes, isContentId } from './content-id.ts';
-import type { Decision, EnforcementPoint } from './enforcement-point.ts';
+import { decisionCore, type Decision, type EnforcementPoint } from './enforcement-point.ts';
 import { grantId } from './grant.ts';
 import type { ContentId, DenyReason, Did, Frame, FrameKind, Label, SignedGrant } from './types.ts';
 
@@ -225,26 +224,7 @@ export function createContinuationRelay(opts: ContinuationRelayOptions): Continu
     const leaf = chain[chain.length - 1]!.grant;
     const leafId = ids[ids.length - 1]!;
     const left = leaf.budget_uj - point.spent(leafId);
-    const core: ReceiptCoreV2 = {
-      jcp_receipt: 'jcp/2',
-      grant_id: leafId,
-      issuer: leaf.issuer,
-      subject: leaf.subject,
-      resource: frame.resource,
-      action: frame.action,
-      payload_hash: frame.payload_hash,
-      frame_kind: frame.kind,
-      trust: frame.trust,
-      verdict: 'deny',
-      deny_reason: reason,
-      cost_uj: cost.uj,
-      energy_provenance: cost.provenance,
-      ...(cost.coverage === 'Partial' ? { energy_coverage: 'Partial' as const } : {}),
-      budget_remaining_uj: left > 0n ? left : 0n,
-      budget_uj: leaf.budget_uj,
-      steward: steward.did,
-      ...(ids.length > 1 ? { chain_ids: ids } : {}),
-    };
+    const core = decisionCore({ frame, chain, cost }, ids, reason, left > 0n ? left : 0n, steward.did);
     return relayed({ verdict: 'deny', deny_reason: reason, why, debited: [], core, receipt: sealReceipt(core, steward, backend) });
   }
 

@@ -148,6 +148,42 @@ function checkSignedGrant(sg: unknown, i: number): void {
   }
 }
 
+/**
+ * The jcp/2 receipt core of a decision over `req` (jcp §8): the leaf of the chain (`ids` are the chain's content ids,
+ * root first), the frame's fields, the cost and its provenance, the verdict (a deny when `deny_reason` is given), the
+ * leaf's remaining budget, and chain_ids for a multi-hop chain. Every receipt the reference seals is built here.
+ */
+export function decisionCore(
+  req: Pick<DecisionRequest, 'frame' | 'chain' | 'cost'>,
+  ids: readonly ContentId[],
+  deny_reason: DenyReason | 'stale-request' | 'unrecorded' | undefined, // the last two are the wire's (jcp §11)
+  budget_remaining_uj: bigint,
+  steward: Did,
+): ReceiptCoreV2 {
+  const leaf = req.chain[req.chain.length - 1]!.grant;
+  return {
+    jcp_receipt: 'jcp/2',
+    grant_id: ids[ids.length - 1]!,
+    issuer: leaf.issuer,
+    subject: leaf.subject,
+    resource: req.frame.resource,
+    action: req.frame.action,
+    payload_hash: req.frame.payload_hash,
+    frame_kind: req.frame.kind,
+    trust: req.frame.trust,
+    verdict: deny_reason === undefined ? 'allow' : 'deny',
+    ...(deny_reason === undefined ? {} : { deny_reason }),
+    cost_uj: req.cost.uj,
+    energy_provenance: req.cost.provenance,
+    ...(req.cost.coverage === 'Partial' ? { energy_coverage: 'Partial' as const } : {}),
+    budget_remaining_uj,
+    budget_uj: leaf.budget_uj,
+    steward,
+    // jcp §8.1: "A receipt sealed for a multi-hop chain MUST additionally record chain_ids"
+    ...(ids.length > 1 ? { chain_ids: ids } : {}),
+  };
+}
+
 /** Creates an enforcement point with empty spend and no revocations. */
 export function createEnforcementPoint(opts: EnforcementPointOptions): EnforcementPoint {
   const backend = opts.backend ?? defaultEd25519();
@@ -204,27 +240,7 @@ export function createEnforcementPoint(opts: EnforcementPointOptions): Enforceme
     if (!leaf) throw new JcpError('ERR_BAD_ARGUMENT', 'a decision needs at least one grant to seal a receipt over');
     const leafId = j.ids[j.ids.length - 1]!;
     const left = leaf.budget_uj - state.spent(leafId);
-    const core: ReceiptCoreV2 = {
-      jcp_receipt: 'jcp/2',
-      grant_id: leafId,
-      issuer: leaf.issuer,
-      subject: leaf.subject,
-      resource: req.frame.resource,
-      action: req.frame.action,
-      payload_hash: req.frame.payload_hash,
-      frame_kind: req.frame.kind,
-      trust: req.frame.trust,
-      verdict: j.verdict,
-      ...(j.verdict === 'deny' ? { deny_reason: j.deny_reason } : {}),
-      cost_uj: req.cost.uj,
-      energy_provenance: req.cost.provenance,
-      ...(req.cost.coverage === 'Partial' ? { energy_coverage: 'Partial' as const } : {}),
-      budget_remaining_uj: left > 0n ? left : 0n,
-      budget_uj: leaf.budget_uj,
-      steward: steward.did,
-      // jcp §8.1: "A receipt sealed for a multi-hop chain MUST additionally record chain_ids"
-      ...(j.ids.length > 1 ? { chain_ids: j.ids } : {}),
-    };
+    const core = decisionCore(req, j.ids, j.verdict === 'deny' ? j.deny_reason : undefined, left > 0n ? left : 0n, steward.did);
     const receipt = sealReceipt(core, steward, backend);
     return Object.freeze({
       verdict: j.verdict,

@@ -6,10 +6,9 @@ import { toHex } from '../bytes.ts';
 import { JcpError, isJcpError } from '../errors.ts';
 import { defaultEd25519, type Ed25519, type KeyPair } from '../identity/ed25519.ts';
 import type { DecisionRequest } from '../jcp/decide.ts';
-import { createEnforcementPoint, type Decision, type EnforcementPoint, type EnforcementPointOptions } from '../jcp/enforcement-point.ts';
+import { createEnforcementPoint, decisionCore, type Decision, type EnforcementPoint, type EnforcementPointOptions } from '../jcp/enforcement-point.ts';
 import { grantId } from '../jcp/grant.ts';
 import type { Did, Grant } from '../jcp/types.ts';
-import type { ReceiptCoreV2 } from '../receipt/core.ts';
 import { sealReceipt } from '../receipt/seal.ts';
 import { formatWireEndpoint, type WireAddress } from './address.ts';
 import {
@@ -58,26 +57,7 @@ export function sealWireRefusal(
 ): Uint8Array {
   const leaf = req.chain[req.chain.length - 1]!.grant;
   const ids = req.chain.map((sg) => grantId(sg.grant));
-  const core: ReceiptCoreV2 = {
-    jcp_receipt: 'jcp/2',
-    grant_id: ids[ids.length - 1]!,
-    issuer: leaf.issuer,
-    subject: leaf.subject,
-    resource: req.frame.resource,
-    action: req.frame.action,
-    payload_hash: req.frame.payload_hash,
-    frame_kind: req.frame.kind,
-    trust: req.frame.trust,
-    verdict: 'deny',
-    deny_reason: reason,
-    cost_uj: req.cost.uj,
-    energy_provenance: req.cost.provenance,
-    ...(req.cost.coverage === 'Partial' ? { energy_coverage: 'Partial' as const } : {}),
-    budget_remaining_uj: remaining(leaf),
-    budget_uj: leaf.budget_uj,
-    steward: steward.did,
-    ...(ids.length > 1 ? { chain_ids: ids } : {}),
-  };
+  const core = decisionCore(req, ids, reason, remaining(leaf), steward.did);
   return sealReceipt(core, steward, backend);
 }
 
