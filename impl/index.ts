@@ -43,3 +43,5 @@ export * from './durable/point.ts';
 export * from './receipt/replay.ts';
 export * from './receipt/accounting.ts';
 export * from './jcp/continuation.ts';
+// jcp §4.10 forwarding: open fields labelled, joined and sealed with the arguments, or not forwarded (C25)
+export * from './jcp/forward.ts';

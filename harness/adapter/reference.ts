@@ -41,6 +41,8 @@ import { aggregateReceipts, createContinuationRelay, labelToCbor, replayInto, ty
 import { caveatToCbor, parseLabel, type DecisionRequest } from '../../impl/index.ts';
 // jcp §4.11 durable record (C26)
 import { openDurablePoint, type DurablePoint } from '../../impl/index.ts';
+// jcp §4.10 forwarding (C25)
+import { createForwarder, type ForwardField, type Forwarder, type Route } from '../../impl/index.ts';
 // jcp §5 energy honesty (C9)
 import {
   conservationFloor,
@@ -716,6 +718,7 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
     ...channelStandingHandlers(point), // jcp §4.5 channels (C17), §4.6 standing grants (C20)
     ...replayAndContinuationHandlers(point), // jcp §8.1 replay, §8.2 group accounting, §6.1 continuations
     ...durableHandlers(), // jcp §4.11 durable record, one writer per record (C26)
+    ...forwardHandlers(point), // jcp §4.10 forwarding (C25)
   };
 
   return {
@@ -795,6 +798,65 @@ function replayAndContinuationHandlers(point: (a: CborMap) => EnforcementPoint):
   };
 }
 // ---- end §8.1 / §8.2 / §6.1 ----
+
+// ---- jcp §4.10 forwarding (C25) ----
+/** The handlers of forward.new / forward.send: forwarders (impl/jcp/forward.ts) named f1, f2, … in front of the adapter's points. */
+function forwardHandlers(point: (a: CborMap) => EnforcementPoint): Record<string, (a: CborMap) => CborInput> {
+  const forwarders = new Map<string, Forwarder>();
+  let next = 1;
+  const forwarder = (a: CborMap): Forwarder => {
+    const f = forwarders.get(text(a, 'forwarder'));
+    if (!f) throw new JcpError('ERR_BAD_ARGUMENT', `no forwarder ${text(a, 'forwarder')}`);
+    return f;
+  };
+  const fieldsOf = (v: CborValue | undefined): ForwardField[] => {
+    if (v === undefined) return [];
+    if (!Array.isArray(v)) throw new JcpError('ERR_BAD_ARGUMENT', 'fields must be an array of {name, value, label?}');
+    return v.map((x, i) => {
+      const m = map(x, `fields[${i}]`);
+      return { name: text(m, 'name'), value: arg(m, 'value'), ...(m.has('label') ? { label: parseLabel(m.get('label')!, `$fields[${i}].label`) } : {}) };
+    });
+  };
+  return {
+    'forward.new': (a) => {
+      const f = createForwarder({ point: point(a), ...(a.has('omit') ? { omit: texts(a.get('omit'), 'omit') } : {}) });
+      const id = `f${next++}`;
+      forwarders.set(id, f);
+      return { forwarder: id, omitted_fields: [...f.omittedFields] };
+    },
+    'forward.send': (a) => {
+      const chainV = arg(a, 'chain');
+      if (!Array.isArray(chainV)) throw new JcpError('ERR_BAD_ARGUMENT', 'chain must be an array of signed grants');
+      const r = forwarder(a).forward({
+        // the route's text members go to the point, which checks them as it checks a frame (a payload_hash is refused)
+        route: Object.fromEntries(map(a.get('route'), 'route')) as unknown as Route,
+        chain: chainV.map((b, i) => {
+          if (!(b instanceof Uint8Array)) throw new JcpError('ERR_BAD_ARGUMENT', `chain[${i}] must be a byte string`);
+          return signedGrantFromBytes(b);
+        }),
+        caller: text(a, 'caller'),
+        cost: costOf(a),
+        now_s: uint(a.get('now_s'), 'now_s'),
+        ...(a.has('cost_funds') ? { cost_funds: funds(a.get('cost_funds')) } : {}),
+        arguments: arg(a, 'arguments'),
+        ...(a.has('arguments_label') ? { arguments_label: parseLabel(a.get('arguments_label')!, '$arguments_label') } : {}),
+        fields: fieldsOf(a.get('fields')),
+      });
+      const d = r.decision;
+      return {
+        verdict: d.verdict,
+        ...(d.deny_reason !== undefined ? { deny_reason: d.deny_reason } : {}),
+        receipt: d.receipt,
+        payload_hash: r.payload_hash,
+        ...(r.forwarded !== undefined ? { forwarded: r.forwarded } : {}),
+        ...(r.label !== undefined ? { label: labelToCbor(r.label) } : {}),
+        omitted: [...r.omitted],
+        dropped: [...r.dropped],
+      };
+    },
+  };
+}
+// ---- end §4.10 forwarding ----
 
 // ---- jcp §4.11 durable record, one writer per record (C26) ----
 /** The handlers of durable.open / durable.decide / durable.close: durable points (impl/durable) named d1, d2, … */
