@@ -1,5 +1,6 @@
 // Self-tests of the testee protocol's pieces: framing, the schema validator, and the CDDL document agreeing with the
 // schema the drivers enforce.
+import { ERROR_CODES } from '../../impl/errors.ts';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,5 +53,12 @@ describe('schema', () => {
     }
     const documented = [...cddl.matchAll(/(?:^|\s)([a-z0-9.-]+)-args = /g)].map((m) => m[1]);
     expect(documented.sort()).toEqual(Object.keys(OPS).sort());
+  });
+
+  it('the CDDL document lists exactly the closed set of error codes', () => {
+    const cddl = readFileSync(join(HERE, '..', 'protocol', 'testee.cddl'), 'utf8');
+    const rule = /(?:^|\n)error-code = ([\s\S]*?)\n\n/.exec(cddl)?.[1] ?? '';
+    const listed = [...rule.matchAll(/"(ERR_[A-Z0-9_]+)"/g)].map((m) => m[1]);
+    expect(listed).toEqual([...ERROR_CODES]);
   });
 });

@@ -1,6 +1,7 @@
 // Unit tests of jcp §4.10 forwarding (impl/jcp/forward.ts): every open field labelled, joined into the gated label and
 // sealed with the arguments into the receipt's payload_hash, or not forwarded; fixed machinery left out of the label
 // only where declared, and named; a tainted open field denies a ceilinged grant on flow, debiting nothing.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { codeOf } from '../_test-support.ts';
 import { decodeCanonical, encodeCanonical } from '../cbor/index.ts';
@@ -9,6 +10,7 @@ import { blake3 } from '../hash/blake3.ts';
 import { deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
 import { verifyReceipt } from '../receipt/verify.ts';
 import { contentId } from './content-id.ts';
+import { labelLeq } from './decide.ts';
 import { createEnforcementPoint } from './enforcement-point.ts';
 import { createForwarder, FIXED_MACHINERY, type ForwardField, type ForwardRequest, type Route } from './forward.ts';
 import { grantId, mintGrant } from './grant.ts';
@@ -132,7 +134,7 @@ describe('jcp §4.10 forwarding: fixed machinery', () => {
 
 describe('jcp §4.10 forwarding: malformed requests', () => {
   const g = grant(8);
-  const { fwd } = setup();
+  const { fwd, point } = setup();
   it.each<[string, Partial<ForwardRequest>]>([
     ['a route carrying payload_hash', { route: { ...route(g), payload_hash: contentId(1) } as Route }],
     ['no arguments', { arguments: undefined as never }],
@@ -144,8 +146,44 @@ describe('jcp §4.10 forwarding: malformed requests', () => {
     ['fields not an array', { fields: {} as never }],
   ])('refuses %s with ERR_BAD_ARGUMENT, deciding nothing', (_, over) => {
     expect(codeOf(() => fwd.forward(request(g, [], over)))).toBe('ERR_BAD_ARGUMENT');
+    expect(point.spent(grantId(g.grant))).toBe(0n);
   });
   it('a frame the point refuses is refused (the point checks the route)', () => {
     expect(codeOf(() => fwd.forward(request(g, [], { route: { ...route(g), kind: 'nope' } as unknown as Route })))).toBe('ERR_FRAME_MALFORMED');
+  });
+});
+
+describe('jcp §4.10 forwarding: property', () => {
+  // an oracle independent of the join: a join sits below a ceiling exactly when every part does (lattice law)
+  const CEILING: Label = { integrity: 'untrusted', origins: ['user', 'web'], readers: 'all' };
+  const POOL: Label[] = [BOTTOM, USER, WEB, { integrity: 'untrusted', origins: 'any', readers: 'all' }, { integrity: 'principal', origins: ['user'], readers: [bob.did] }];
+  const NAMES = ['version', 'progress_token', 'capabilities', 'x-a', 'x-b', '_meta'];
+  it('forwards exactly the labelled fields and the unlabelled declared machinery; allows exactly when every part sits below the ceiling', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.record({ name: fc.constantFrom(...NAMES), value: fc.nat(), label: fc.option(fc.constantFrom(...POOL), { nil: undefined }) }), { selector: (f) => f.name, maxLength: 6 }),
+        fc.subarray([...FIXED_MACHINERY]),
+        fc.constantFrom(...POOL),
+        (raw, omit, argsLabel) => {
+          const fields: ForwardField[] = raw.map((f) => ({ name: f.name, value: f.value, ...(f.label ? { label: f.label } : {}) }));
+          const g = grant(40, 1000n, [ceiling(CEILING)]);
+          const { fwd, point } = setup(omit);
+          const r = fwd.forward(request(g, fields, { arguments_label: argsLabel }));
+          const kept = fields.filter((f) => f.label !== undefined || omit.includes(f.name as never));
+          expect(r.dropped).toEqual(fields.filter((f) => !kept.includes(f)).map((f) => f.name).sort());
+          expect(r.omitted).toEqual(kept.filter((f) => f.label === undefined).map((f) => f.name).sort());
+          const below = [argsLabel, ...fields.flatMap((f) => (f.label ? [f.label] : []))].every((l) => labelLeq(l, CEILING));
+          expect(r.decision.verdict).toBe(below ? 'allow' : 'deny');
+          expect(point.spent(grantId(g.grant))).toBe(below ? 10n : 0n);
+          expect(r.decision.core.payload_hash).toBe(r.payload_hash);
+          if (below) {
+            expect(r.payload_hash).toBe(toHex(blake3(r.forwarded!)));
+            const sent = (decodeCanonical(r.forwarded!) as Map<string, unknown>).get('fields') as Map<string, unknown> | undefined;
+            expect([...(sent?.keys() ?? [])].sort()).toEqual(kept.map((f) => f.name).sort());
+          }
+        },
+      ),
+      { seed: 4010, numRuns: 200 },
+    );
   });
 });
