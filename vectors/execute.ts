@@ -3,7 +3,7 @@
 // case declares); the replay compares it with the pack's `expected`. One executor for both, so a pack can only hold
 // what the replay checks. Refusals are `{ error: code }`; a testee that hangs, dies or is unimplemented throws.
 import { TesteeError, type ChannelHandle, type DecideFields, type Implementation, type MintFields, type ChildFields } from '../harness/implementation.ts';
-import type { CborInput } from '../impl/cbor/index.ts';
+import { encodeCanonical, type CborInput } from '../impl/cbor/index.ts';
 import { fromHex, toHex } from '../impl/bytes.ts';
 import type { GroupType, Json, JsonObject } from './model.ts';
 import { decodeSignedMintPolicy, mintPolicyId } from '../impl/jcp/standing.ts';
@@ -235,6 +235,43 @@ async function channelScript(impl: Implementation, inp: JsonObject): Promise<Jso
   return { ops, points: out };
 }
 
+// ---- efficiency.json: jcp §5.2 efficiency/1 and coverage, §5.3 traceability (C9) ----------------------------------
+
+/** An energy figure as JSON ({measured_uj?, estimated_uj, provenance, coverage?}) to the testee protocol's form. */
+function energyFields(v: Json | undefined, what: string): Record<string, unknown> {
+  const e = obj(v, what);
+  return {
+    ...(e['measured_uj'] !== undefined ? { measured_uj: uint(e['measured_uj'], `${what}.measured_uj`) } : {}),
+    estimated_uj: uint(e['estimated_uj'], `${what}.estimated_uj`),
+    provenance: str(e['provenance'], `${what}.provenance`),
+    ...(e['coverage'] !== undefined ? { coverage: str(e['coverage'], `${what}.coverage`) } : {}),
+  };
+}
+
+/** A graded figure of a trace as JSON ({uj, provenance, coverage?}) to the testee protocol's form. */
+function figureFields(v: Json | undefined, what: string): Record<string, unknown> {
+  const f = obj(v, what);
+  return { uj: uint(f['uj'], `${what}.uj`), provenance: str(f['provenance'], `${what}.provenance`), ...(f['coverage'] !== undefined ? { coverage: str(f['coverage'], `${what}.coverage`) } : {}) };
+}
+
+/**
+ * An EfficiencySeal vector (jcp §5.2): the energy fields the implementation seals into an efficiency/1 payload for a
+ * figure over accepted tokens, as JSON and as the canonical det-CBOR (jcp §3) of that payload. The bytes are the
+ * harness's canonical encoding of the map the implementation answered: canonical CBOR is a function of the value, so
+ * they pin the exact field set, key spelling and integer values a sealer must produce.
+ */
+async function efficiencySeal(impl: Implementation, inp: JsonObject): Promise<JsonObject> {
+  const p = await impl.energyEfficiencySeal(energyFields(inp['energy'], 'energy'), uint(inp['accepted_tokens'], 'accepted_tokens'));
+  return { payload: toJson(p, 'payload'), payload_cbor: toHex(encodeCanonical(p as CborInput)) };
+}
+
+/** A Trace vector (jcp §5.3): an outcome traced to its activities by content-id; the signed residual and the floors. */
+async function trace(impl: Implementation, inp: JsonObject): Promise<JsonObject> {
+  const ids = arr(inp['activity_ids'], 'activity_ids').map((x) => str(x, 'activity_ids[]'));
+  const acts = Object.fromEntries(Object.entries(obj(inp['activities'], 'activities')).map(([id, f]) => [id, figureFields(f, `activities.${id}`)]));
+  return toJson(await impl.energyTrace(figureFields(inp['outcome'], 'outcome'), ids, acts), 'trace') as JsonObject;
+}
+
 /**
  * Runs a vector of `type` with `inputs` against `impl`: its outputs, or `{ error: code }` when refused — including a
  * refusal of a set-up step (a point or channel the implementation will not open over the inputs given).
@@ -274,6 +311,15 @@ async function run(impl: Implementation, type: GroupType, inp: JsonObject): Prom
       return standingFire(impl, inp);
     case 'ChannelScript':
       return channelScript(impl, inp);
+    case 'EfficiencySeal':
+      return efficiencySeal(impl, inp);
+    case 'EfficiencyRead':
+      // the payload as JSON to CBOR values (integers as bigint), odd fields and all: the verifier is what is checked
+      return toJson(await impl.energyEfficiencyRead(caveatInput(obj(inp['payload'], 'payload')) as Record<string, unknown>), 'read') as JsonObject;
+    case 'TaskTotal':
+      return { total_uj: num(await impl.energyTaskTotal(energyFields(inp['energy'], 'energy')), 'total_uj') };
+    case 'Trace':
+      return trace(impl, inp);
     case 'ReceiptVerify': {
       const steward = inp['steward'] === undefined ? undefined : str(inp['steward'], 'steward');
       const r = await refusal(() => impl.verifyReceipt(hex(inp['receipt'], 'receipt'), steward));

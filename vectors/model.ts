@@ -7,7 +7,7 @@
 export const GENERATOR_VERSION = '1';
 
 /** The operation kinds a test group may hold; each is replayed through one path of harness/implementation.ts. */
-export const GROUP_TYPES = ['GrantMint', 'GrantVerify', 'Attenuate', 'Decide', 'ReceiptVerify', 'PolicyAuthor', 'StandingFire', 'ChannelScript'] as const;
+export const GROUP_TYPES = ['GrantMint', 'GrantVerify', 'Attenuate', 'Decide', 'ReceiptVerify', 'PolicyAuthor', 'StandingFire', 'ChannelScript', 'EfficiencySeal', 'EfficiencyRead', 'TaskTotal', 'Trace'] as const;
 export type GroupType = (typeof GROUP_TYPES)[number];
 
 /** A JSON value as it lies in a pack. */
@@ -51,7 +51,7 @@ export interface Pack {
 }
 
 /** The pack files of conformance/v1 and the schema file each names. */
-export const PACK_AREAS = ['grants', 'chains', 'decisions', 'receipts', 'legacy_jcp1', 'caveats', 'money', 'standing', 'channels'] as const;
+export const PACK_AREAS = ['grants', 'chains', 'decisions', 'receipts', 'legacy_jcp1', 'caveats', 'money', 'standing', 'channels', 'efficiency'] as const;
 export type PackArea = (typeof PACK_AREAS)[number];
 
 /** The file name of an area's pack. */

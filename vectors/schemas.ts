@@ -54,6 +54,13 @@ const STEP_OUT: S = obj(['verdict', 'core', 'debited', 'spent'], {
   receipt: HEX,
 });
 
+// jcp §5.2, §5.3 (efficiency.json): an energy figure as the testee protocol carries it (coverage only when Partial), a
+// graded figure of a trace, and the fields of an efficiency/1 payload (open: a verifier's refusals are fed odd ones).
+const PROVENANCE: S = { enum: ['HwShunt', 'ModelBased', 'Estimator'] };
+const ENERGY: S = obj(['estimated_uj', 'provenance'], { measured_uj: UINT, estimated_uj: UINT, provenance: PROVENANCE, coverage: { const: 'Partial' } });
+const FIGURE: S = obj(['uj', 'provenance'], { uj: UINT, provenance: PROVENANCE, coverage: { const: 'Partial' } });
+const EFFICIENCY_PAYLOAD: S = { type: 'object' };
+
 /** Each group kind's inputs and its expected outputs (success shape; a refusal is always `{error}`). */
 const KINDS: Record<GroupType, { inputs: S; expected: S }> = {
   GrantMint: { inputs: obj(['issuer_seed', 'grant'], { issuer_seed: SEED, grant: GRANT_FIELDS }), expected: { anyOf: [MINTED, ERROR] } },
@@ -105,6 +112,20 @@ const KINDS: Record<GroupType, { inputs: S; expected: S }> = {
       points: { type: 'array', items: obj(['ledger'], { ledger: { type: 'object' }, overdraft_proof: HEX, overdraft_uj: UINT }) },
     }),
   },
+  EfficiencySeal: {
+    inputs: obj(['energy', 'accepted_tokens'], { energy: ENERGY, accepted_tokens: UINT }),
+    expected: { anyOf: [obj(['payload', 'payload_cbor'], { payload: obj(['energy_uj', 'provenance', 'accepted_tokens'], { energy_uj: UINT, provenance: PROVENANCE, energy_coverage: { const: 'Partial' }, accepted_tokens: UINT, uj_per_accepted_token: UINT }), payload_cbor: HEX }), ERROR] },
+  },
+  EfficiencyRead: {
+    inputs: obj(['payload'], { payload: EFFICIENCY_PAYLOAD }),
+    expected: { anyOf: [obj(['energy_uj', 'provenance'], { energy_uj: UINT, provenance: PROVENANCE, coverage: { const: 'Partial' } }), ERROR] },
+  },
+  TaskTotal: { inputs: obj(['energy'], { energy: ENERGY }), expected: { anyOf: [obj(['total_uj'], { total_uj: UINT }), ERROR] } },
+  Trace: {
+    inputs: obj(['outcome', 'activity_ids', 'activities'], { outcome: FIGURE, activity_ids: { type: 'array', items: CID }, activities: { type: 'object', additionalProperties: FIGURE } }),
+    // residual_uj is signed (jcp §5.3: never clamped), so it has no minimum
+    expected: { anyOf: [obj(['residual_uj', 'activities_uj', 'provenance'], { residual_uj: { type: 'integer' }, activities_uj: UINT, provenance: PROVENANCE, coverage: { const: 'Partial' } }), ERROR] },
+  },
 };
 
 /** The group kinds each pack holds. */
@@ -118,6 +139,7 @@ export const PACK_KINDS: Readonly<Record<PackArea, readonly GroupType[]>> = {
   money: ['GrantMint', 'Attenuate', 'Decide'],
   standing: ['PolicyAuthor', 'StandingFire'],
   channels: ['ChannelScript'],
+  efficiency: ['EfficiencySeal', 'EfficiencyRead', 'TaskTotal', 'Trace'],
 };
 
 /** The JSON Schema of `area`'s pack. */
