@@ -27,7 +27,9 @@ export type Intent =
   | { readonly steps: ReadonlyArray<{ readonly verdict: 'allow' | 'deny'; readonly deny_reason?: string }>; readonly revocations?: readonly string[] }
   | { readonly ok: true }
   | { readonly firings: ReadonlyArray<'minted' | string>; readonly ledger: { readonly firings: number; readonly cumulative_uj: number } }
-  | { readonly ops: readonly string[]; readonly totals: readonly number[]; readonly overdraft_uj?: number };
+  | { readonly ops: readonly string[]; readonly totals: readonly number[]; readonly overdraft_uj?: number }
+  /** efficiency.json: outputs the spec fixes (each path's value; dotted paths), and paths that must be absent. */
+  | { readonly outputs: Readonly<Record<string, Json>>; readonly absent?: readonly string[] };
 
 /** One named case. */
 export interface Case {
@@ -754,7 +756,51 @@ function channelCases(): Case[] {
   ];
 }
 
+// ---- efficiency.json: efficiency/1 and coverage (jcp §5.2, C9), traceability (jcp §5.3) ----------------------------
+
+function efficiencyCases(): Case[] {
+  const PER_TOKEN = 'jcp/5.2#partial-no-per-token';
+  const REFUSE_PER_TOKEN = 'jcp/5.2#verifier-refuses-partial-per-token';
+  const ONE_VALUE = 'jcp/5.2#intercept-coverage-one-value';
+  const NOT_TOTAL = 'jcp/5.2#partial-not-task-total';
+  const hw = (uj: number, coverage?: 'Partial'): JsonObject => ({ measured_uj: uj, estimated_uj: uj - uj / 10, provenance: 'HwShunt', ...(coverage ? { coverage } : {}) });
+  const S = (name: string, comment: string, flags: string[], clauses: string[], energy: JsonObject, accepted_tokens: number, intent: Intent): Case => ({ pack: 'efficiency', name, type: 'EfficiencySeal', comment, flags: ['Canonical', ...flags], clauses, inputs: { energy, accepted_tokens }, intent });
+  const R = (name: string, comment: string, flags: string[], clauses: string[], payload: JsonObject, intent: Intent): Case => ({ pack: 'efficiency', name, type: 'EfficiencyRead', comment, flags, clauses, inputs: { payload }, intent });
+  const T = (name: string, comment: string, flags: string[], energy: JsonObject, intent: Intent): Case => ({ pack: 'efficiency', name, type: 'TaskTotal', comment, flags: ['PartialTotal', ...flags], clauses: [NOT_TOTAL], inputs: { energy }, intent });
+  // jcp §5.3: activities are named by content-id (§3); a figure is {uj, provenance, coverage?}
+  const act = (label: string): string => contentId({ activity: label });
+  const fig = (uj: number, provenance: string, coverage?: 'Partial'): JsonObject => ({ uj, provenance, ...(coverage ? { coverage } : {}) });
+  const A = act('a');
+  const B = act('b');
+  const C = act('c');
+  const acts: JsonObject = { [A]: fig(400, 'HwShunt'), [B]: fig(500, 'HwShunt'), [C]: fig(300, 'HwShunt') };
+  const TR = (name: string, comment: string, flags: string[], clauses: string[], outcome: JsonObject, ids: string[], activities: JsonObject, intent: Intent): Case => ({ pack: 'efficiency', name, type: 'Trace', comment, flags, clauses, inputs: { outcome, activity_ids: ids, activities }, intent });
+  const NAMED = ['jcp/5.3#outcome-names-activities', 'jcp/5.3#activities-resolvable'];
+  const FLOOR = 'jcp/5.3#aggregation-no-grade-improvement';
+  return [
+    S('seal-whole-headline', 'a Whole HwShunt figure of 1 000 000 µJ over 250 accepted tokens: energy_coverage omitted, uj_per_accepted_token 4000; exact payload bytes', [], [PER_TOKEN, ONE_VALUE], hw(1_000_000), 250, { outputs: { 'payload.energy_uj': 1_000_000, 'payload.provenance': 'HwShunt', 'payload.accepted_tokens': 250, 'payload.uj_per_accepted_token': 4000 }, absent: ['payload.energy_coverage'] }),
+    S('seal-whole-estimator-rounded', 'a Whole Estimator figure of 1000 µJ over 3 tokens: 333 µJ per token, integer µJ rounded down (the suite\'s reading: canonical CBOR carries no floats and §5.2 names no rounding)', [], [PER_TOKEN, ONE_VALUE], { estimated_uj: 1000, provenance: 'Estimator' }, 3, { outputs: { 'payload.energy_uj': 1000, 'payload.provenance': 'Estimator', 'payload.uj_per_accepted_token': 333 }, absent: ['payload.energy_coverage'] }),
+    S('seal-partial-no-headline', 'a Partial HwShunt figure over 10 tokens seals energy_coverage "Partial" and no uj_per_accepted_token; exact payload bytes', ['EfficiencyHeadline'], [PER_TOKEN], hw(1000, 'Partial'), 10, { outputs: { 'payload.energy_uj': 1000, 'payload.energy_coverage': 'Partial', 'payload.accepted_tokens': 10 }, absent: ['payload.uj_per_accepted_token'] }),
+    R('read-partial-with-headline', 'a Partial efficiency/1 payload carrying uj_per_accepted_token is refused', ['EfficiencyHeadline', 'SuiteErrorCode'], [REFUSE_PER_TOKEN], { energy_uj: 1000, provenance: 'HwShunt', energy_coverage: 'Partial', accepted_tokens: 10, uj_per_accepted_token: 100 }, { error: 'ERR_EFFICIENCY_PARTIAL_HEADLINE' }),
+    R('read-partial-without-headline', 'a Partial payload without the headline reads as Partial', ['EfficiencyHeadline'], [REFUSE_PER_TOKEN], { energy_uj: 1000, provenance: 'HwShunt', energy_coverage: 'Partial', accepted_tokens: 10 }, { outputs: { energy_uj: 1000, provenance: 'HwShunt', coverage: 'Partial' } }),
+    R('read-whole-with-headline', 'a payload with no energy_coverage is Whole and may carry the headline', ['CoverageOneValue'], [REFUSE_PER_TOKEN, ONE_VALUE], { energy_uj: 1000, provenance: 'ModelBased', accepted_tokens: 10, uj_per_accepted_token: 100 }, { outputs: { energy_uj: 1000, provenance: 'ModelBased' }, absent: ['coverage'] }),
+    R('read-coverage-whole-spelled', 'energy_coverage "Whole" is refused, not read either way', ['CoverageOneValue', 'SuiteErrorCode'], [ONE_VALUE], { energy_uj: 1000, provenance: 'HwShunt', energy_coverage: 'Whole', accepted_tokens: 10, uj_per_accepted_token: 100 }, { error: 'ERR_ENERGY_COVERAGE_VALUE' }),
+    R('read-coverage-lowercase', 'energy_coverage "partial" (not the one value) is refused', ['CoverageOneValue', 'SuiteErrorCode'], [ONE_VALUE], { energy_uj: 1000, provenance: 'HwShunt', energy_coverage: 'partial', accepted_tokens: 10 }, { error: 'ERR_ENERGY_COVERAGE_VALUE' }),
+    T('total-whole', 'a Whole HwShunt figure is a task total: its measured 1000 µJ', [], hw(1000), { outputs: { total_uj: 1000 } }),
+    T('total-partial-refused', 'a Partial figure is refused as a task total', ['SuiteErrorCode'], hw(1000, 'Partial'), { error: 'ERR_ENERGY_PARTIAL_NOT_TOTAL' }),
+    TR('trace-residual-positive', 'outcome 1000 µJ over activities 400 + 500: residual +100 named, composite HwShunt Whole', ['ResidualSigned'], ['jcp/5.3#difference-named', ...NAMED], fig(1000, 'HwShunt'), [A, B], acts, { outputs: { residual_uj: 100, activities_uj: 900, provenance: 'HwShunt' }, absent: ['coverage'] }),
+    TR('trace-residual-negative', 'outcome 1000 µJ over activities 400 + 500 + 300: residual −200 stays negative, never clamped to 0', ['ResidualSigned'], ['jcp/5.3#residual-not-clamped', 'jcp/5.3#difference-named', ...NAMED], fig(1000, 'HwShunt'), [A, B, C], acts, { outputs: { residual_uj: -200, activities_uj: 1200 } }),
+    TR('trace-bound-twice', 'an 800 µJ outcome naming activity a (400) twice would balance exactly: refused before the sum', ['BoundTwice', 'SuiteErrorCode'], ['jcp/5.3#activity-bound-twice-refused'], fig(800, 'HwShunt'), [A, A], acts, { error: 'ERR_TRACE_ACTIVITY_BOUND_TWICE' }),
+    TR('trace-bound-twice-among-others', 'a, b, then a again: refused, whatever the residual would have been', ['BoundTwice', 'SuiteErrorCode'], ['jcp/5.3#activity-bound-twice-refused'], fig(2000, 'HwShunt'), [A, B, A], acts, { error: 'ERR_TRACE_ACTIVITY_BOUND_TWICE' }),
+    TR('trace-provenance-floor', 'a HwShunt outcome with one ModelBased activity: the composite is ModelBased, never the best', ['GradeFloor'], [FLOOR, ...NAMED], fig(1000, 'HwShunt'), [A, B], { [A]: fig(400, 'HwShunt'), [B]: fig(500, 'ModelBased') }, { outputs: { provenance: 'ModelBased', residual_uj: 100 } }),
+    TR('trace-estimator-outcome-floor', 'an Estimator outcome over HwShunt activities: the whole trace is Estimator', ['GradeFloor'], [FLOOR, ...NAMED], fig(1000, 'Estimator'), [A, B], acts, { outputs: { provenance: 'Estimator' } }),
+    TR('trace-coverage-floor', 'one Partial activity makes the composite Partial; provenance stays HwShunt', ['GradeFloor'], [FLOOR, ...NAMED], fig(1000, 'HwShunt'), [A, C], { [A]: fig(400, 'HwShunt'), [C]: fig(300, 'HwShunt', 'Partial') }, { outputs: { provenance: 'HwShunt', coverage: 'Partial', residual_uj: 300 } }),
+    TR('trace-no-activity', 'an outcome naming no activity is not traced', ['Untraceable', 'SuiteErrorCode'], ['jcp/5.3#outcome-names-activities', 'jcp/5.3#untraceable-not-presented'], fig(1000, 'HwShunt'), [], acts, { error: 'ERR_TRACE_UNTRACEABLE' }),
+    TR('trace-unresolved', 'an activity id that resolves to no activity is refused', ['Untraceable', 'SuiteErrorCode'], ['jcp/5.3#activities-resolvable'], fig(1000, 'HwShunt'), [A, act('missing')], acts, { error: 'ERR_TRACE_UNRESOLVED' }),
+  ];
+}
+
 /** Every case of conformance/v1, pack by pack, in a stable order. */
 export function allCases(): Case[] {
-  return [...grantCases(), ...chainCases(), ...decisionCases(), ...receiptCases(), ...legacyCases(), ...caveatCases(), ...moneyCases(), ...standingCases(), ...channelCases()];
+  return [...grantCases(), ...chainCases(), ...decisionCases(), ...receiptCases(), ...legacyCases(), ...caveatCases(), ...moneyCases(), ...standingCases(), ...channelCases(), ...efficiencyCases()];
 }

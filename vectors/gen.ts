@@ -96,6 +96,12 @@ export function checkIntent(c: Case, observed: JsonObject): void {
     const over = points.map((p) => p['overdraft_uj']).filter((x) => x !== undefined);
     if (i.overdraft_uj === undefined ? over.length > 0 : over.length !== points.length || over.some((x) => x !== i.overdraft_uj)) fail(`proved the overdrafts ${JSON.stringify(over)}, the case requires ${String(i.overdraft_uj ?? 'none')}`);
   }
+  // efficiency.json: each output the spec fixes, by dotted path, and each field that must be absent
+  if ('outputs' in i) {
+    const get = (path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), observed);
+    for (const [path, want] of Object.entries(i.outputs)) if (JSON.stringify(get(path)) !== JSON.stringify(want)) fail(`answered ${path} = ${JSON.stringify(get(path))}, the case requires ${JSON.stringify(want)}`);
+    for (const path of i.absent ?? []) if (get(path) !== undefined) fail(`answered ${path} = ${JSON.stringify(get(path))}, the case requires it absent`);
+  }
 }
 
 /**

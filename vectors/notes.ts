@@ -133,4 +133,40 @@ export const FLAG_NOTES: Readonly<Record<string, FlagNote>> = {
     description: 'A jcp/1 receipt (no payload_hash) is recomputed under jcp/1 and keeps verifying; a core mixing the profiles does not (jcp §8).',
     effect: 'Published jcp/1 receipts stop verifying, or a mixed core is read under the wrong preimage.',
   },
+  // ---- efficiency.json: jcp §5.2 coverage and efficiency/1, §5.3 traceability (C9) ----
+  EfficiencyHeadline: {
+    bugType: 'ENERGY_COVERAGE',
+    description: 'A Partial efficiency/1 receipt carries no uj_per_accepted_token, and a verifier refuses one that does (jcp §5.2).',
+    effect: 'A figure that covers part of the work is divided by tokens and read as what the work cost per token.',
+  },
+  CoverageOneValue: {
+    bugType: 'ENERGY_COVERAGE',
+    description: 'energy_coverage, when present, has exactly one value, "Partial"; "Whole" and any other value are refused, absence reads as Whole (jcp §5.2).',
+    effect: 'Two verifiers read one receipt at two coverages, or a sealer spells Whole and changes the bytes of every receipt.',
+  },
+  PartialTotal: {
+    bugType: 'ENERGY_COVERAGE',
+    description: 'A Partial figure is not a task total (jcp §5.2): its remainder is unmeasured, not zero.',
+    effect: 'Work metered in part is reported as having cost only the part that was read.',
+  },
+  ResidualSigned: {
+    bugType: 'ENERGY_TRACEABILITY',
+    description: 'residual_uj = outcome_total_uj − Σ activity.joules_uj in exact signed integers, never clamped at zero (jcp §5.3).',
+    effect: 'Double-counted or misbound activities (a negative residual) are hidden as a balanced trace.',
+  },
+  BoundTwice: {
+    bugType: 'ENERGY_TRACEABILITY',
+    description: 'An activity named twice by one outcome is refused before any sum (jcp §5.3).',
+    effect: 'Counting an activity twice inflates the accounted figure and shrinks the residual, flattering the trace.',
+  },
+  Untraceable: {
+    bugType: 'ENERGY_TRACEABILITY',
+    description: 'An outcome naming no activity, or an activity that does not resolve, is not traced (jcp §5.3).',
+    effect: 'An outcome asserts any total it likes with nothing a verifier can re-add.',
+  },
+  GradeFloor: {
+    bugType: 'ENERGY_PROVENANCE',
+    description: 'The composite provenance and coverage of a trace are the floors across the outcome and every activity, never an average or the best (jcp §5.3).',
+    effect: 'Aggregation improves a grade: one estimated part is reported as a measured whole.',
+  },
 };

@@ -1,6 +1,6 @@
 // The named JSON Schemas (draft 2020-12) of the conformance/v1 packs, one per pack kind, written by vectors/gen.ts
 // into conformance/v1/schemas/ and checked against every pack by vectors/json-schema.ts. Built from shared pieces so
-// the six schemas cannot drift apart; each admits only the group kinds its pack holds.
+// the schemas cannot drift apart; each admits only the group kinds its pack holds.
 import { GROUP_TYPES, schemaFile, type GroupType, type PackArea } from './model.ts';
 
 type S = Record<string, unknown>;
