@@ -224,15 +224,20 @@ function costOf(a: CborMap): DecisionRequest['cost'] {
   return { uj: uint(cost.get('uj'), 'cost.uj'), provenance: text(cost, 'provenance') as never, ...(coverage !== undefined ? { coverage: coverage as 'Partial' } : {}) };
 }
 
-function decisionRequest(a: CborMap): DecisionRequest {
+/** The `chain` argument: an array of signed grants, each as its canonical bytes. */
+function chainOf(a: CborMap): SignedGrant[] {
   const chainV = arg(a, 'chain');
   if (!Array.isArray(chainV)) throw new JcpError('ERR_BAD_ARGUMENT', 'chain must be an array of signed grants');
+  return chainV.map((b, i) => {
+    if (!(b instanceof Uint8Array)) throw new JcpError('ERR_BAD_ARGUMENT', `chain[${i}] must be a byte string`);
+    return signedGrantFromBytes(b);
+  });
+}
+
+function decisionRequest(a: CborMap): DecisionRequest {
   return {
     frame: parseFrame(map(a.get('frame'), 'frame')),
-    chain: chainV.map((b, i) => {
-      if (!(b instanceof Uint8Array)) throw new JcpError('ERR_BAD_ARGUMENT', `chain[${i}] must be a byte string`);
-      return signedGrantFromBytes(b);
-    }),
+    chain: chainOf(a),
     caller: text(a, 'caller'),
     cost: costOf(a),
     now_s: uint(a.get('now_s'), 'now_s'),
@@ -262,14 +267,6 @@ function channelStandingHandlers(point: (a: CborMap) => EnforcementPoint): Recor
     let l = ledgers.get(p);
     if (!l) ledgers.set(p, (l = createMintLedger()));
     return l;
-  };
-  const chainOf = (a: CborMap): SignedGrant[] => {
-    const v = arg(a, 'chain');
-    if (!Array.isArray(v)) throw new JcpError('ERR_BAD_ARGUMENT', 'chain must be an array of signed grants');
-    return v.map((b, i) => {
-      if (!(b instanceof Uint8Array)) throw new JcpError('ERR_BAD_ARGUMENT', `chain[${i}] must be a byte string`);
-      return signedGrantFromBytes(b);
-    });
   };
   return {
     'channel.open': (a) => {
@@ -825,15 +822,10 @@ function forwardHandlers(point: (a: CborMap) => EnforcementPoint): Record<string
       return { forwarder: id, omitted_fields: [...f.omittedFields] };
     },
     'forward.send': (a) => {
-      const chainV = arg(a, 'chain');
-      if (!Array.isArray(chainV)) throw new JcpError('ERR_BAD_ARGUMENT', 'chain must be an array of signed grants');
       const r = forwarder(a).forward({
         // the route's text members go to the point, which checks them as it checks a frame (a payload_hash is refused)
         route: Object.fromEntries(map(a.get('route'), 'route')) as unknown as Route,
-        chain: chainV.map((b, i) => {
-          if (!(b instanceof Uint8Array)) throw new JcpError('ERR_BAD_ARGUMENT', `chain[${i}] must be a byte string`);
-          return signedGrantFromBytes(b);
-        }),
+        chain: chainOf(a),
         caller: text(a, 'caller'),
         cost: costOf(a),
         now_s: uint(a.get('now_s'), 'now_s'),
