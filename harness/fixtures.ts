@@ -1,8 +1,9 @@
 // Deterministic fixtures for conformance tests: keys from labelled seeds, nonces and resources from labels, and
 // small builders over the implementation under test. Every value is the same on every machine.
+import { expect } from 'vitest';
 import { implementation } from './driver.ts';
-import type { DecideFields, FrameFields, MintFields, Minted } from './implementation.ts';
-import { blake3, contentId, decodeCanonical, deriveSeed, keyPairFromSeed, parseSignedGrant, type KeyPair, type SignedGrant } from './oracle.ts';
+import type { DecideFields, DecisionResult, FrameFields, MintFields, Minted, Point } from './implementation.ts';
+import { blake3, contentId, decodeCanonical, deriveSeed, grantId, keyPairFromSeed, parseSignedGrant, type KeyPair, type SignedGrant } from './oracle.ts';
 
 const utf8 = new TextEncoder();
 
@@ -73,4 +74,18 @@ export function frameFor(m: Minted, over: Partial<FrameFields> = {}): FrameField
 /** A fresh enforcement point in the implementation under test, sealing with the steward key. */
 export function point(trustRoots?: Record<string, string[]>) {
   return implementation().newPoint(steward.seed, trustRoots);
+}
+
+/**
+ * Decides on `p` and checks what every decision owes, allow or deny (jcp §7, §8): the receipt verifies under the
+ * steward and says the same verdict and reason; a deny moves no link's spend.
+ */
+export async function decideChecked(p: Point, r: DecideFields): Promise<DecisionResult> {
+  const ids = r.chain.map((b) => grantId(grantOf(b).grant));
+  const before = await Promise.all(ids.map((id) => p.spent(id)));
+  const d = await p.decide(r);
+  const core = await implementation().verifyReceipt(d.receipt, steward.did);
+  expect([core['verdict'], core['deny_reason']]).toEqual([d.verdict, d.deny_reason]);
+  if (d.verdict === 'deny') expect(await Promise.all(ids.map((id) => p.spent(id)))).toEqual(before);
+  return d;
 }

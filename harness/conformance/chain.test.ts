@@ -4,7 +4,7 @@
 // produce (an amplifying, spliced or forged link, a tampered signature) and recomputes grant ids from returned bytes.
 import { describe, expect } from 'vitest';
 import { implementation } from '../driver.ts';
-import type { DecideFields, DecisionResult, Minted, Point } from '../implementation.ts';
+import type { DecideFields, Minted } from '../implementation.ts';
 import {
   decodeCanonical,
   encodeCanonical,
@@ -20,7 +20,7 @@ import {
 } from '../oracle.ts';
 import { clauseIt } from '../clause.ts';
 import { codeOf } from '../refusal.ts';
-import { alice, bob, carol, cost, dave, frameFor, grantOf, mallory, nonce, payload, point, resource, rootGrant, steward, TOOL } from '../fixtures.ts';
+import { alice, bob, carol, cost, dave, decideChecked, frameFor, grantOf, mallory, nonce, payload, point, resource, rootGrant, steward, TOOL } from '../fixtures.ts';
 
 const NOW = 1_000n;
 
@@ -28,20 +28,6 @@ const NOW = 1_000n;
 function chainReq(chain: readonly Minted[], caller: string, over: Partial<DecideFields> = {}, action = 'call'): DecideFields {
   const leaf = chain[chain.length - 1]!;
   return { frame: frameFor(leaf, { action }), chain: chain.map((m) => m.signed_grant), caller, cost: cost(10n), now_s: NOW, ...over };
-}
-
-/**
- * Decides a chained request and checks what every decision owes, allow or deny (jcp §7, §8): the receipt verifies under
- * the steward and says the same verdict and reason; a deny debits no link of the chain.
- */
-async function decideChecked(p: Point, r: DecideFields): Promise<DecisionResult> {
-  const ids = r.chain.map((b) => grantId(grantOf(b).grant));
-  const before = await Promise.all(ids.map((id) => p.spent(id)));
-  const d = await p.decide(r);
-  const core = await implementation().verifyReceipt(d.receipt, steward.did);
-  expect([core['verdict'], core['deny_reason']]).toEqual([d.verdict, d.deny_reason]);
-  if (d.verdict === 'deny') expect(await Promise.all(ids.map((id) => p.spent(id)))).toEqual(before);
-  return d;
 }
 
 /** A grant id recomputed by the oracle from the bytes the implementation returned. */

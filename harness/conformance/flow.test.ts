@@ -14,7 +14,7 @@ import { implementation } from '../driver.ts';
 import type { DecideFields, LabelFields, Minted, Point } from '../implementation.ts';
 import { decodeCanonical, defaultEd25519, encodeCanonical, grantId, signedGrantToCbor, signGrant, toHex, type Grant } from '../oracle.ts';
 import { clauseIt } from '../clause.ts';
-import { alice, bob, carol, cost, frameFor, grantOf, nonce, point, resource, rootGrant, steward, TOOL } from '../fixtures.ts';
+import { alice, bob, carol, cost, decideChecked, frameFor, grantOf, nonce, point, resource, rootGrant, TOOL } from '../fixtures.ts';
 
 const NOW = 1_000n;
 /** The reference's deny reason for the flow gate (an open point: §4.10 names none). */
@@ -33,13 +33,7 @@ function req(chain: readonly Minted[], uj: bigint, label?: LabelFields, over: Pa
 
 /** Decides; checks the receipt says the same, and that a deny moved no link's spend. Returns the deny reason or 'allow'. */
 async function outcome(p: Point, r: DecideFields): Promise<string> {
-  const ids = r.chain.map((b) => grantId(grantOf(b).grant));
-  const before = await Promise.all(ids.map((id) => p.spent(id)));
-  const d = await p.decide(r);
-  const core = await implementation().verifyReceipt(d.receipt, steward.did);
-  expect([core['verdict'], core['deny_reason']]).toEqual([d.verdict, d.deny_reason]);
-  if (d.verdict === 'deny') expect(await Promise.all(ids.map((id) => p.spent(id)))).toEqual(before);
-  return d.deny_reason ?? 'allow';
+  return (await decideChecked(p, r)).deny_reason ?? 'allow';
 }
 
 describe('jcp §4.10 the gate', () => {

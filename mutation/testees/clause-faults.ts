@@ -6,6 +6,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import type { Adapter } from '../../harness/adapter/respond.ts';
 import {
   contentIdOfBytes,
+  decisionCore,
   decodeCanonical,
   decodeSign1,
   defaultEd25519,
@@ -41,7 +42,6 @@ import {
   type Judgement,
   type KeyPair,
   type NarrowingAxis,
-  type ReceiptCoreV2,
   type SignedGrant,
 } from '../../impl/index.ts';
 import { mutantJudge, mutantNarrowingFault, NO_FAULTS, sameOutcome, type JudgeFaults } from './judge.ts';
@@ -220,31 +220,11 @@ export function decisionFaults(base: Adapter, faults: DecisionFaults): Adapter {
   };
 }
 
-/** impl/jcp/enforcement-point.ts seal(): the jcp/2 core of a decision, sealed by the point's steward. */
+/** As impl/jcp/enforcement-point.ts seals: the reference's jcp/2 core of the mutant's judgement, sealed by the steward. */
 function seal(req: DecisionRequest, j: Judgement, steward: KeyPair, spent: (id: ContentId) => bigint): Uint8Array {
   const leaf = req.chain[req.chain.length - 1]!.grant;
-  const leafId = j.ids[j.ids.length - 1]!;
-  const left = leaf.budget_uj - spent(leafId);
-  const core: ReceiptCoreV2 = {
-    jcp_receipt: 'jcp/2',
-    grant_id: leafId,
-    issuer: leaf.issuer,
-    subject: leaf.subject,
-    resource: req.frame.resource,
-    action: req.frame.action,
-    payload_hash: req.frame.payload_hash,
-    frame_kind: req.frame.kind,
-    trust: req.frame.trust,
-    verdict: j.verdict,
-    ...(j.verdict === 'deny' ? { deny_reason: j.deny_reason } : {}),
-    cost_uj: req.cost.uj,
-    energy_provenance: req.cost.provenance,
-    ...(req.cost.coverage === 'Partial' ? { energy_coverage: 'Partial' as const } : {}),
-    budget_remaining_uj: left > 0n ? left : 0n,
-    budget_uj: leaf.budget_uj,
-    steward: steward.did,
-    ...(j.ids.length > 1 ? { chain_ids: j.ids } : {}),
-  };
+  const left = leaf.budget_uj - spent(j.ids[j.ids.length - 1]!);
+  const core = decisionCore(req, j.ids, j.verdict === 'deny' ? j.deny_reason : undefined, left > 0n ? left : 0n, steward.did);
   return sealReceipt(core, steward);
 }
 
