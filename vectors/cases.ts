@@ -17,6 +17,7 @@ import type { Caveat, Frame, Funds, Grant, SignedGrant } from '../impl/jcp/types
 import { signSign1 } from '../impl/cose/sign1.ts';
 import { stewardKid } from '../impl/receipt/seal.ts';
 import type { GroupType, Json, JsonObject, PackArea } from './model.ts';
+import { promotedCases } from './promoted.ts';
 import { signedStatementToCbor, statementBytes, type Statement } from '../impl/jcp/channel.ts';
 import { authorMintPolicy, eventClassId, mintPolicyBytes, signedMintPolicyToCbor, type MintPolicy } from '../impl/jcp/standing.ts';
 
@@ -29,7 +30,9 @@ export type Intent =
   | { readonly firings: ReadonlyArray<'minted' | string>; readonly ledger: { readonly firings: number; readonly cumulative_uj: number } }
   | { readonly ops: readonly string[]; readonly totals: readonly number[]; readonly overdraft_uj?: number }
   /** efficiency.json: outputs the spec fixes (each path's value; dotted paths), and paths that must be absent. */
-  | { readonly outputs: Readonly<Record<string, Json>>; readonly absent?: readonly string[] };
+  | { readonly outputs: Readonly<Record<string, Json>>; readonly absent?: readonly string[] }
+  /** a promoted OpSequence (vectors/promoted.ts): the reference's projected observations recorded at promotion. */
+  | { readonly sequence: readonly Json[] };
 
 /** One named case. */
 export interface Case {
@@ -802,5 +805,5 @@ function efficiencyCases(): Case[] {
 
 /** Every case of conformance/v1, pack by pack, in a stable order. */
 export function allCases(): Case[] {
-  return [...grantCases(), ...chainCases(), ...decisionCases(), ...receiptCases(), ...legacyCases(), ...caveatCases(), ...moneyCases(), ...standingCases(), ...channelCases(), ...efficiencyCases()];
+  return [...grantCases(), ...chainCases(), ...decisionCases(), ...receiptCases(), ...legacyCases(), ...caveatCases(), ...moneyCases(), ...standingCases(), ...channelCases(), ...efficiencyCases(), ...promotedCases()];
 }

@@ -7,6 +7,7 @@ import { encodeCanonical, type CborInput } from '../impl/cbor/index.ts';
 import { fromHex, toHex } from '../impl/bytes.ts';
 import type { GroupType, Json, JsonObject } from './model.ts';
 import { decodeSignedMintPolicy, mintPolicyId } from '../impl/jcp/standing.ts';
+import { executeSequence } from './promoted.ts';
 
 const hex = (v: Json | undefined, what: string): Uint8Array => {
   if (typeof v !== 'string') throw new Error(`vector input ${what} must be a hex string`);
@@ -320,6 +321,8 @@ async function run(impl: Implementation, type: GroupType, inp: JsonObject): Prom
       return { total_uj: num(await impl.energyTaskTotal(energyFields(inp['energy'], 'energy')), 'total_uj') };
     case 'Trace':
       return trace(impl, inp);
+    case 'OpSequence':
+      return executeSequence(impl, inp);
     case 'ReceiptVerify': {
       const steward = inp['steward'] === undefined ? undefined : str(inp['steward'], 'steward');
       const r = await refusal(() => impl.verifyReceipt(hex(inp['receipt'], 'receipt'), steward));

@@ -96,6 +96,8 @@ export function checkIntent(c: Case, observed: JsonObject): void {
     const over = points.map((p) => p['overdraft_uj']).filter((x) => x !== undefined);
     if (i.overdraft_uj === undefined ? over.length > 0 : over.length !== points.length || over.some((x) => x !== i.overdraft_uj)) fail(`proved the overdrafts ${JSON.stringify(over)}, the case requires ${String(i.overdraft_uj ?? 'none')}`);
   }
+  // a promoted sequence: the reference still observes what it observed when the sequence was promoted
+  if ('sequence' in i && JSON.stringify(observed['steps']) !== JSON.stringify(i.sequence)) fail(`now observes ${JSON.stringify(observed['steps']).slice(0, 300)} where it observed ${JSON.stringify(i.sequence).slice(0, 300)} at promotion`);
   // efficiency.json: each output the spec fixes, by dotted path, and each field that must be absent
   if ('outputs' in i) {
     const get = (path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), observed);

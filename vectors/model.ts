@@ -7,7 +7,7 @@
 export const GENERATOR_VERSION = '1';
 
 /** The operation kinds a test group may hold; each is replayed through one path of harness/implementation.ts. */
-export const GROUP_TYPES = ['GrantMint', 'GrantVerify', 'Attenuate', 'Decide', 'ReceiptVerify', 'PolicyAuthor', 'StandingFire', 'ChannelScript', 'EfficiencySeal', 'EfficiencyRead', 'TaskTotal', 'Trace'] as const;
+export const GROUP_TYPES = ['GrantMint', 'GrantVerify', 'Attenuate', 'Decide', 'ReceiptVerify', 'PolicyAuthor', 'StandingFire', 'ChannelScript', 'EfficiencySeal', 'EfficiencyRead', 'TaskTotal', 'Trace', 'OpSequence'] as const;
 export type GroupType = (typeof GROUP_TYPES)[number];
 
 /** A JSON value as it lies in a pack. */

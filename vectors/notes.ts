@@ -3,6 +3,11 @@
 import type { FlagNote } from './model.ts';
 
 export const FLAG_NOTES: Readonly<Record<string, FlagNote>> = {
+  FoundByProperty: {
+    bugType: 'DIFFERENTIAL',
+    description: 'An operation sequence a differential property (harness/property/) found an implementation getting wrong, shrunk and promoted: each step must be observed as the reference observes it.',
+    effect: 'The implementation disagrees with the reference somewhere along a sequence of ordinary operations, a fault no single fixed vector pinned.',
+  },
   Canonical: {
     bugType: 'CANONICAL_ENCODING',
     description: 'The output bytes (canonical det-CBOR, content id, Ed25519 signature) must be reproduced exactly: jcp §3 fixes one encoding and Ed25519 is deterministic.',

@@ -2,6 +2,7 @@
 // into conformance/v1/schemas/ and checked against every pack by vectors/json-schema.ts. Built from shared pieces so
 // the schemas cannot drift apart; each admits only the group kinds its pack holds.
 import { GROUP_TYPES, schemaFile, type GroupType, type PackArea } from './model.ts';
+import { PROPERTY_NAMES } from '../harness/property/differential.ts';
 
 type S = Record<string, unknown>;
 
@@ -126,17 +127,23 @@ const KINDS: Record<GroupType, { inputs: S; expected: S }> = {
     // residual_uj is signed (jcp §5.3: never clamped), so it has no minimum
     expected: { anyOf: [obj(['residual_uj', 'activities_uj', 'provenance'], { residual_uj: { type: 'integer' }, activities_uj: UINT, provenance: PROVENANCE, coverage: { const: 'Partial' } }), ERROR] },
   },
+  // a promoted sequence (vectors/promoted.ts): the operations of harness/property/model.ts and, per step, what the
+  // property compares (its own shapes: a step is an object, or one of the words skip / refused / ok)
+  OpSequence: {
+    inputs: obj(['property', 'ops'], { property: { enum: [...PROPERTY_NAMES] }, ops: { type: 'array', minItems: 1, items: { type: 'object', required: ['op'], properties: { op: { type: 'string' } } } } }),
+    expected: { anyOf: [obj(['steps'], { steps: { type: 'array' } }), ERROR] },
+  },
 };
 
 /** The group kinds each pack holds. */
 export const PACK_KINDS: Readonly<Record<PackArea, readonly GroupType[]>> = {
-  grants: ['GrantMint', 'GrantVerify'],
+  grants: ['GrantMint', 'GrantVerify', 'OpSequence'],
   chains: ['Attenuate', 'Decide'],
-  decisions: ['Decide'],
-  receipts: ['Decide', 'ReceiptVerify'],
+  decisions: ['Decide', 'OpSequence'],
+  receipts: ['Decide', 'ReceiptVerify', 'OpSequence'],
   legacy_jcp1: ['ReceiptVerify'],
-  caveats: ['GrantMint', 'Attenuate', 'Decide'],
-  money: ['GrantMint', 'Attenuate', 'Decide'],
+  caveats: ['GrantMint', 'Attenuate', 'Decide', 'OpSequence'],
+  money: ['GrantMint', 'Attenuate', 'Decide', 'OpSequence'],
   standing: ['PolicyAuthor', 'StandingFire'],
   channels: ['ChannelScript'],
   efficiency: ['EfficiencySeal', 'EfficiencyRead', 'TaskTotal', 'Trace'],
