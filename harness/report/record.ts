@@ -16,6 +16,8 @@ export interface Header {
   /** Published vector packs replayed, with their digests (none yet: the vectors issue publishes them). */
   readonly vector_packs: ReadonlyArray<{ readonly name: string; readonly digest: string }>;
   readonly seed: number;
+  /** Sequences per differential property (harness/property/, issue 9); absent in records written before them. */
+  readonly property_runs?: number;
   readonly classes_requested: readonly string[] | 'all';
   readonly started_at: string;
 }
@@ -87,7 +89,7 @@ export function markdownSummary(header: Header, footer: Footer, rows: readonly C
   const out = [
     `# JCP conformance: ${header.testee.name} ${header.testee.version}`,
     '',
-    `Suite ${header.suite.name} ${header.suite.version}, protocol ${header.protocol}, driver: ${header.testee.driver}, seed ${header.seed}.`,
+    `Suite ${header.suite.name} ${header.suite.version}, protocol ${header.protocol}, driver: ${header.testee.driver}, seed ${header.seed}${header.property_runs !== undefined ? `, ${header.property_runs} differential sequences per property` : ''}.`,
     `Result: **${footer.unexpected === 0 && footer.complete ? 'no unexpected results' : `${footer.unexpected} unexpected result(s)`}** — ${fmt(footer.counts)}.`,
     '',
     '| class | verdict | MUST-level | SHOULD / MAY / open point |',
