@@ -2,8 +2,9 @@
 // The ids go into the test's name as ⟦id id …⟧ and its meta, so the reports, the spec map and the kill matrix read one index.
 import { it, type TestContext } from 'vitest';
 import { findClause } from '../spec-map/index.ts';
-import { resetTranscript, testeeInfo, transcript } from './driver.ts';
+import { resetTranscript, setCurrentTest, testeeInfo, transcript } from './driver.ts';
 import { TesteeFailure, UnimplementedError } from './implementation.ts';
+import { transcriptTestId } from './transcript/test-id.ts'; // re-verifiable transcripts (issue 9 item 5)
 
 /** How a conformance test ended, as the reports grade it. */
 export type Outcome = 'passed' | 'failed' | 'unimplemented' | 'not claimed' | 'errored' | 'timeout' | 'crash' | 'expected failure';
@@ -72,6 +73,7 @@ export function clauseIt(
       }
       const info = await testeeInfo();
       resetTranscript();
+      setCurrentTest(transcriptTestId(ctx.task, classes, ids, title)); // transcripts: entries name the running test
       if (classes.length > 0 && !classes.some((k) => info.claims.includes(k))) {
         meta['outcome'] = 'not claimed';
         ctx.skip(`the implementation claims none of ${classes.join(', ')}`);

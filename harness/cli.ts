@@ -4,8 +4,14 @@
 //           --endpoint tcp://host:port|unix:/path --endpoint-steward <did:key> [--endpoint-window <s>]
 //           [--endpoint-cap <bytes>] [--endpoint-issuer-seed <hex>] [--endpoint-claims C8,C13] [--endpoint-run <label>]
 //           [--endpoint-restart '<command>']
+//           [--property-runs <n> | --deep]   differential sequences per property (default 60; --deep 1000)
+//   replay <case.json> [--testee '<command>' | --reference]   re-runs a case a differential property found
+//   promote <case.json> [--name <case-name>] [--comment <text>]   publishes it as a vector (vectors/promoted/)
 //   verify-certificate <file> [--signer <did:key>]
 //   validate --testee '<command>'
+//   certify … --transcript [<dir>]   records every exchange, hash-chained (default <report>/transcript); the certificate binds its root
+//   reverify <certificate> <transcript> [--signer <did:key>]   re-judges every verdict from the transcript alone, against the reference
+//   interop --testee '<command>' [--testee '<command>' …] [--reference] [--classes C1,C3] [--report <dir>]   producer × consumer matrix per class
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -22,6 +28,12 @@ import { classRows, junitXml, markdownSummary, terminalTable, writeAllure, type 
 import { certificatePayload, CertificateError, sealCertificate, verifyCertificate } from './report/certificate.ts';
 import { blake3, deriveSeed, keyPairFromSeed, toHex } from './oracle.ts';
 import { validateTestee } from './validate.ts';
+import { DEEP_RUNS, DEFAULT_RUNS } from './property/differential.ts';
+import { promoteCommand, replayCommand, UsageError } from './property/commands.ts';
+// ---- re-verifiable transcripts (issue 9 item 5) ----
+import { foldTranscript, prepareTranscriptFolder, transcriptFolderOf } from './transcript/certify.ts';
+import { reverifyCommand } from './transcript/reverify.ts';
+// ---- end transcripts ----
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
@@ -37,6 +49,8 @@ function parseArgs(argv: string[]): Args {
   const flags = new Map<string, string | true>();
   const positional: string[] = [];
   const takesValue = new Set(['testee', 'endpoint', 'classes', 'expectations', 'seed', 'timeout', 'report', 'signer', 'now']);
+  // the differential properties (harness/property/): runs per property, and promote's name and comment
+  for (const k of ['property-runs', 'name', 'comment']) takesValue.add(k);
   // the wire driver's statements about the endpoint (harness/drivers/wire.ts): jcp §11 has no handshake
   for (const k of ['endpoint-steward', 'endpoint-window', 'endpoint-cap', 'endpoint-issuer-seed', 'endpoint-claims', 'endpoint-run', 'endpoint-restart']) takesValue.add(k);
   for (let i = 0; i < rest.length; i++) {
@@ -124,6 +138,13 @@ async function certify(a: Args): Promise<number> {
   const timeout = str(a, 'timeout');
   if (timeout !== undefined && !(Number(timeout) > 0)) die('--timeout must be a positive number of milliseconds');
   const reportDir = resolve(str(a, 'report') ?? join(ROOT, 'reports', 'certify'));
+  // ---- differential properties (issue 9 item 3): sequences per property, recorded in the header and certificate ----
+  const propertyRunsFlag = str(a, 'property-runs');
+  if (propertyRunsFlag !== undefined && a.flags.has('deep')) die('--property-runs and --deep both set the number of sequences: give one');
+  if (propertyRunsFlag !== undefined && !/^[1-9]\d*$/.test(propertyRunsFlag)) die('--property-runs must be a positive integer');
+  const property_runs = propertyRunsFlag !== undefined ? Number(propertyRunsFlag) : a.flags.has('deep') ? DEEP_RUNS : DEFAULT_RUNS;
+  const casesDir = join(reportDir, 'cases');
+  // ---- end differential properties ----
   const classes = str(a, 'classes')?.split(',').map((c) => (c.includes(':') ? c : `jcp:${c}`));
   const expPath = str(a, 'expectations');
   let expectations: ExpectationFile | undefined;
@@ -170,8 +191,14 @@ async function certify(a: Args): Promise<number> {
     ...(timeout ? { JCP_TESTEE_TIMEOUT_MS: timeout } : {}),
     ...(classes ? { JCP_CLASSES: classes.join(',') } : {}),
     ...endpointEnv,
+    JCP_PROPERTY_RUNS: String(property_runs),
+    JCP_CASES_DIR: casesDir,
   };
   delete env['CI_NO_PROGRESS'];
+  // ---- re-verifiable transcripts (issue 9 item 5): every worker's client writes its stream under the folder ----
+  const transcriptDir = transcriptFolderOf(a.flags.get('transcript'), a.positional, reportDir);
+  if (transcriptDir) env['JCP_TRANSCRIPT'] = prepareTranscriptFolder(transcriptDir);
+  // ---- end transcripts ----
   const started_at = new Date().toISOString();
   const run = spawnSync(
     process.execPath,
@@ -201,6 +228,7 @@ async function certify(a: Args): Promise<number> {
     digests,
     vector_packs: [],
     seed,
+    property_runs,
     classes_requested: classes ?? 'all',
     started_at,
   };
@@ -224,7 +252,11 @@ async function certify(a: Args): Promise<number> {
   });
   const certKey = keyPairFromSeed(process.env['JCP_CERT_SEED_HEX'] ? Uint8Array.from(Buffer.from(process.env['JCP_CERT_SEED_HEX'], 'hex')) : deriveSeed('jcp-conformance development certifying key'));
   const issued = str(a, 'now') !== undefined ? Number(str(a, 'now')) : Math.floor(Date.now() / 1000);
-  const cert = sealCertificate(certificatePayload(header, footer, rows, digestFile(recordPath), certKey.did, issued), certKey);
+  // ---- re-verifiable transcripts (issue 9 item 5): the streams folded into one file, its root bound below ----
+  const transcript = transcriptDir ? foldTranscript(transcriptDir, header, judged) : undefined;
+  if (transcript) console.log(`transcript: ${transcript.path} (${transcript.streams} stream(s), ${transcript.entries} exchange(s)${transcript.torn.length ? `; torn tails dropped in ${transcript.torn.join(', ')}` : ''}), root ${transcript.root}`);
+  // ---- end transcripts ----
+  const cert = sealCertificate(certificatePayload(header, footer, rows, digestFile(recordPath), certKey.did, issued, transcript?.root), certKey);
   writeFileSync(join(reportDir, 'certificate.cose'), cert);
 
   console.log(`\n${terminalTable(rows)}\n`);
@@ -235,6 +267,10 @@ async function certify(a: Args): Promise<number> {
     if (t.transcript?.['response']) console.log(`    response ${t.transcript['response'].slice(0, 200)}`);
     console.log(`    replay: jcp-conformance certify${testee ? ` --testee '${testee}'` : ''}${endpoint ? ` --endpoint ${endpoint}` : ''} --seed ${seed}   (or FC_SEED=${seed} npx vitest run ${t.file} -t '${t.title.replace(/'/g, "'\\''")}')`);
   }
+  // ---- differential properties: the shrunk cases this run wrote ----
+  const cases = existsSync(casesDir) ? readdirSync(casesDir).filter((f) => f.endsWith('.json')) : [];
+  if (cases.length) console.log(`\n${cases.length} case(s) found by the differential properties (seed ${seed}, ${property_runs} sequences each), in ${casesDir}:\n${cases.map((f) => `  jcp-conformance replay ${join(casesDir, f)}`).join('\n')}`);
+  // ---- end differential properties ----
   for (const u of problems.unmatched) console.log(`✗ expectation entry ${u} matches no test: remove it`);
   for (const b of problems.tooBroad) console.log(`✗ expectation glob ${b.test} matches ${b.matches} tests: narrow it`);
   if (!complete) console.log('✗ the run did not complete: see the test output above');
@@ -269,9 +305,33 @@ async function main(): Promise<number> {
       if (!testee) die('validate --testee <command>');
       return validateTestee(new Implementation(testeeTransport(testee, str(a, 'timeout') ? { timeoutMs: Number(str(a, 'timeout')) } : {})));
     }
-    default:
-      console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(0, 6).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+    // ---- N×N interop (issue 9 item 4): its own argument reader, since --testee repeats ----
+    case 'interop':
+      return (await import('./interop/main.ts')).interopCommand(process.argv.slice(3));
+    // ---- end interop ----
+    // ---- re-verifiable transcripts (issue 9 item 5): 0 confirmed, 1 contradicted, 3 refused ----
+    case 'reverify': {
+      const [certPath, transcriptPath] = a.positional;
+      if (!certPath || !transcriptPath) die('reverify <certificate> <transcript> [--signer <did:key>]');
+      return reverifyCommand(certPath, transcriptPath, str(a, 'signer'));
+    }
+    // ---- end transcripts ----
+    // ---- differential properties (issue 9 item 2) ----
+    case 'replay':
+    case 'promote':
+      try {
+        return await (a.cmd === 'replay' ? replayCommand : promoteCommand)(a.positional, a.flags);
+      } catch (e) {
+        if (e instanceof UsageError) die(e.message);
+        if (e instanceof Error && !(e instanceof TesteeFailure)) die(e.message, 2);
+        throw e;
+      }
+    // ---- end differential properties ----
+    default: {
+      const text = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
+      console.log(text.slice(0, text.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
       return a.cmd === 'help' || a.cmd === '--help' ? 0 : 2;
+    }
   }
 }
 

@@ -6,6 +6,19 @@ import { inProcessTransport } from './drivers/in-process.ts';
 import { testeeTransport } from './drivers/testee.ts';
 // jcp §11 wire driver: JCP_ENDPOINT names a live jcp/1 endpoint under test (harness/drivers/wire.ts)
 import { wireTransport } from './drivers/wire.ts';
+// ---- re-verifiable transcripts (issue 9 item 5): JCP_TRANSCRIPT names the folder each client writes its stream to ----
+import { transcribing } from './transcript/recorder.ts';
+
+let currentTest = '';
+/** Names the running conformance test (clause.ts, per test) for the transcript's entries. */
+export function setCurrentTest(id: string): void {
+  currentTest = id;
+}
+function transcribed(t: Transport, respawns: boolean): Transport {
+  const dir = process.env['JCP_TRANSCRIPT'];
+  return dir ? transcribing(t, dir, () => currentTest, { restartsOnFailure: respawns }) : t;
+}
+// ---- end transcripts ----
 
 let client: Implementation | undefined;
 
@@ -49,7 +62,7 @@ export function implementation(): Implementation {
     const cmd = process.env['JCP_TESTEE'];
     const timeoutMs = process.env['JCP_TESTEE_TIMEOUT_MS'] ? Number(process.env['JCP_TESTEE_TIMEOUT_MS']) : undefined;
     const endpoint = process.env['JCP_ENDPOINT']; // the wire driver: only what the wire can show is tested
-    client = new Implementation(recording(endpoint ? wireTransport(endpoint) : cmd ? testeeTransport(cmd, timeoutMs ? { timeoutMs } : {}) : inProcessTransport()));
+    client = new Implementation(recording(transcribed(endpoint ? wireTransport(endpoint) : cmd ? testeeTransport(cmd, timeoutMs ? { timeoutMs } : {}) : inProcessTransport(), !endpoint && !!cmd)));
   }
   return client;
 }

@@ -469,6 +469,196 @@ export class Implementation {
     return new DurablePointHandle(this, r.get('point') as string, U(r.get('replayed')));
   }
   // ---- end §4.11 ----
+  // ---- jouleclaw §2/§7 cascade receipts, §16 contracts and verdict receipts, §17 handoffs and the run journal ----
+  /** jc.receipt.build — a cascade walk (JSON) to its "1" receipt, as parsed JSON. */
+  async jcBuildReceipt(walk: unknown): Promise<Record<string, unknown>> {
+    return JSON.parse((await this.call('jc.receipt.build', { walk_json: jsonText(walk) })).get('receipt_json') as string) as Record<string, unknown>;
+  }
+  /** jc.receipt.check — a cascade receipt read under §7, its known fields, as parsed JSON. */
+  async jcCheckReceipt(receipt: unknown): Promise<Record<string, unknown>> {
+    return JSON.parse((await this.call('jc.receipt.check', { receipt_json: jsonText(receipt) })).get('receipt_json') as string) as Record<string, unknown>;
+  }
+  /** jc.receipt.open — a sealed JouleClaw receipt dispatched on jc_receipt; `core` absent for an unknown namespace. */
+  async jcOpenReceipt(receipt: Uint8Array): Promise<{ kind: string; jc_receipt: string; core?: Record<string, unknown> }> {
+    const r = await this.call('jc.receipt.open', { receipt });
+    const core = r.get('core_json');
+    return { kind: r.get('kind') as string, jc_receipt: r.get('jc_receipt') as string, ...(typeof core === 'string' ? { core: JSON.parse(core) as Record<string, unknown> } : {}) };
+  }
+  /** jc.contract.check — a contract/1 accepted (its content hash) or refused. */
+  async jcCheckContract(contract: unknown): Promise<string> {
+    return (await this.call('jc.contract.check', { contract_json: jsonText(contract) })).get('contract_hash') as string;
+  }
+  /** jc.contract.verify — the verdict/1 over an evidence bag: its JSON text and the parsed verdict. */
+  async jcVerifyContract(contract: unknown, evidence: unknown): Promise<{ verdict_json: string; verdict: Record<string, unknown> }> {
+    const verdict_json = (await this.call('jc.contract.verify', { contract_json: jsonText(contract), evidence_json: jsonText(evidence) })).get('verdict_json') as string;
+    return { verdict_json, verdict: JSON.parse(verdict_json) as Record<string, unknown> };
+  }
+  /** jc.verdict.seal — a verdict-receipt/1 sealed by `steward_seed` (checked against `contract` when given). */
+  async jcSealVerdict(f: { steward_seed: Uint8Array; id: string; closed_at: string; engine_id: string; audit_sequence: bigint; verdict_json: string; contract?: unknown }): Promise<Uint8Array> {
+    const { contract, ...rest } = f;
+    return (await this.call('jc.verdict.seal', { ...rest, contract_json: contract === undefined ? undefined : jsonText(contract) })).get('receipt') as Uint8Array;
+  }
+  /** jc.verdict.open — a verdict receipt's wire form (verdict nested), or a refusal. */
+  async jcOpenVerdict(receipt: Uint8Array, contract?: unknown): Promise<Record<string, unknown>> {
+    const r = await this.call('jc.verdict.open', { receipt, contract_json: contract === undefined ? undefined : jsonText(contract) });
+    return JSON.parse(r.get('wire_json') as string) as Record<string, unknown>;
+  }
+  /** jc.run.start — a fresh run journal over `nodes`. */
+  async jcStartRun(run_id: string, nodes: readonly { node_id: string; replay?: 'safe' | 'never' }[]): Promise<JcRunHandle> {
+    const r = await this.call('jc.run.start', { run_id, nodes: nodes.map((n) => omitUndef({ ...n })) });
+    return new JcRunHandle(this, r.get('run') as string);
+  }
+  /** jc.run.open — a run reopened from its journal entries after a restart: the chain verified, handoffs, nodes in flight. */
+  async jcOpenRun(entries: readonly Uint8Array[]): Promise<{ run: JcRunHandle; in_flight: string[]; handoffs: Record<string, unknown>[] }> {
+    const r = await this.call('jc.run.open', { entries: [...entries] });
+    return {
+      run: new JcRunHandle(this, r.get('run') as string),
+      in_flight: [...(r.get('in_flight') as string[])],
+      handoffs: (r.get('handoffs') as CborValue[]).map((h) => plain(h) as Record<string, unknown>),
+    };
+  }
+  // ---- end jouleclaw §2/§7/§16/§17 (client methods) ----
+  // ---- jouleclaw §22 transparency log (C-TLOG) ----
+  /** A fresh transparency log whose heads are signed by `steward_seed` (the receipts' sealer); at most `capacity` entries when given. */
+  async newLog(steward_seed: Uint8Array, capacity?: bigint): Promise<TransparencyLogHandle> {
+    return new TransparencyLogHandle(this, (await this.call('tlog.new', { steward_seed, capacity })).get('log') as string);
+  }
+  /** Verifies a tree head (wire form) as signed by `steward`; its fields, or a refusal. */
+  async verifyTreeHead(head: Uint8Array, steward: string): Promise<{ size: bigint; root: Uint8Array; timestamp: bigint }> {
+    const r = await this.call('tlog.verify-head', { head, steward });
+    return { size: U(r.get('size')), root: r.get('root') as Uint8Array, timestamp: U(r.get('timestamp')) };
+  }
+  /** Verifies that `receipt` is entry `index` of the tree the signed `head` commits to; resolves, or a refusal. */
+  async verifyLogInclusion(head: Uint8Array, steward: string, receipt: Uint8Array, index: bigint, proof: readonly Uint8Array[]): Promise<void> {
+    await this.call('tlog.verify-inclusion', { head, steward, receipt, index, proof: [...proof] });
+  }
+  /** Verifies that the log only grew from signed `head1` to signed `head2`; resolves, or a refusal. */
+  async verifyLogConsistency(head1: Uint8Array, head2: Uint8Array, steward: string, proof: readonly Uint8Array[]): Promise<void> {
+    await this.call('tlog.verify-consistency', { head1, head2, steward, proof: [...proof] });
+  }
+  // ---- end jouleclaw §22 ----
+  // ---- jouleclaw §8 agent identity, §9 policy engine, §10 policy_digest and policy/1 receipt ----
+  /** jc.policy-digest — the §10.1 policy_digest (hex) of a policy's rules. */
+  async jcPolicyDigest(policy: JcPolicyFields): Promise<string> {
+    return (await this.call('jc.policy-digest', { policy: jcPolicyArg(policy) })).get('digest') as string;
+  }
+  /** jc.policy-evaluate — a fresh engine runs `steps`; one result per step and the audit log at the end (plain values, integers as bigint). */
+  async jcPolicyEvaluate(
+    engine_id: string,
+    steps: readonly JcPolicyStep[],
+    opts: { policy?: JcPolicyFields; steward_seed?: Uint8Array } = {},
+  ): Promise<{ results: Record<string, unknown>[]; audit: Record<string, unknown>[] }> {
+    const stepArgs = steps.map((s) => ('install' in s ? { install: jcPolicyArg(s.install) } : { ...s }));
+    const r = await this.call('jc.policy-evaluate', { engine_id, policy: opts.policy === undefined ? undefined : jcPolicyArg(opts.policy), steward_seed: opts.steward_seed, steps: stepArgs });
+    return { results: plain(r.get('results') as CborValue) as Record<string, unknown>[], audit: plain(r.get('audit') as CborValue) as Record<string, unknown>[] };
+  }
+  /** jc.policy-receipt — a policy/1 receipt of `fields` sealed by `steward_seed` (policy_digest omitted when undefined). */
+  async jcPolicyReceipt(steward_seed: Uint8Array, fields: JcPolicyReceiptFields): Promise<Uint8Array> {
+    return (await this.call('jc.policy-receipt', { steward_seed, ...fields })).get('receipt') as Uint8Array;
+  }
+  /** jc.verify-policy-receipt — the verified core (plain values), or a refusal; `binding: 'required'` demands policy_digest. */
+  async jcVerifyPolicyReceipt(receipt: Uint8Array, opts: { steward?: string; binding?: 'required' } = {}): Promise<Record<string, unknown>> {
+    return plain((await this.call('jc.verify-policy-receipt', { receipt, ...opts })).get('core') as CborValue) as Record<string, unknown>;
+  }
+  /** jc.agent-check — handle = did:key(public_key), then (with message and signature) whether the signature verifies. */
+  async jcAgentCheck(handle: string, public_key: Uint8Array, message?: Uint8Array, signature?: Uint8Array): Promise<'valid' | 'invalid'> {
+    return (await this.call('jc.agent-check', { handle, public_key, message, signature })).get('verdict') as 'valid' | 'invalid';
+  }
+  // ---- end jouleclaw §8/§9/§10 ----
+
+  // ---- sense §2–§11 (sense:C1–C6); wire shapes in harness/protocol/testee.cddl ----
+  /** sense §2, §3: an event's content id and its payload's Cid. `event` is {physical_ns, logical, source, trust, payload (raw bytes), line, valid_time_ns?}. */
+  async senseEventId(event: Record<string, CborInput>): Promise<{ event_id: string; payload: string }> {
+    const r = await this.call('sense.event-id', { event: omitUndef(event) });
+    return { event_id: r.get('event_id') as string, payload: r.get('payload') as string };
+  }
+  /** sense §3: events_since(`since`, default Hlc::ZERO) of a log fed `events` in the given order, and the replay digest. */
+  async senseReplay(events: ReadonlyArray<Record<string, CborInput>>, since?: { physical_ns: bigint; logical: bigint }): Promise<{ event_ids: string[]; replay_digest: string }> {
+    const r = await this.call('sense.replay', { events: events.map(omitUndef), since: since ? { ...since } : undefined });
+    return { event_ids: [...(r.get('event_ids') as string[])], replay_digest: r.get('replay_digest') as string };
+  }
+  /** sense §3: the stamps a clock seeded past `seed` issues at each anchor reading. */
+  async senseClock(anchors: readonly bigint[], seed?: { physical_ns: bigint; logical: bigint }): Promise<Array<{ physical_ns: bigint; logical: bigint }>> {
+    const r = await this.call('sense.clock', { anchors: [...anchors], seed: seed ? { ...seed } : undefined });
+    return (r.get('stamps') as CborMap[]).map((m) => ({ physical_ns: U(m.get('physical_ns')), logical: U(m.get('logical')) }));
+  }
+  /** sense §4: the projection after each event, in ppm. */
+  async senseProject(events: ReadonlyArray<{ source: string; trust: string }>): Promise<Array<{ salience: bigint; novelty: bigint; uncertainty: bigint }>> {
+    const r = await this.call('sense.project', { events: events.map((e) => ({ ...e })) });
+    return (r.get('projections') as CborMap[]).map((m) => ({ salience: U(m.get('salience')), novelty: U(m.get('novelty')), uncertainty: U(m.get('uncertainty')) }));
+  }
+  /** sense §5: one probe's highlights over a stream of ppm scores. */
+  async senseDetect(probe: string, scores: readonly bigint[]): Promise<Array<{ index: bigint; score: bigint }>> {
+    const r = await this.call('sense.detect', { probe, scores: [...scores] });
+    return (r.get('highlights') as CborMap[]).map((m) => ({ index: U(m.get('index')), score: U(m.get('score')) }));
+  }
+  /** sense §5: each highlight gated in order, with the charge and the budget after it. */
+  async senseGate(
+    highlights: ReadonlyArray<{ probe: string; score: bigint }>,
+    user: { engagement_ppm: bigint; active_modality: string; surface_modality: string },
+    budget_uj: bigint,
+    price_uj: bigint,
+  ): Promise<Array<{ value: bigint; cost: bigint; outcome: string; charged_uj: bigint; budget_uj: bigint }>> {
+    const r = await this.call('sense.gate', { highlights: highlights.map((h) => ({ probe: h.probe, score: h.score })), user: { ...user }, budget_uj, price_uj });
+    return (r.get('decisions') as CborMap[]).map((m) => ({
+      value: U(m.get('value')),
+      cost: U(m.get('cost')),
+      outcome: m.get('outcome') as string,
+      charged_uj: U(m.get('charged_uj')),
+      budget_uj: U(m.get('budget_uj')),
+    }));
+  }
+  /** sense §6: the recall cascade's answer to `query` over a log of `events`, with `k` envelope slots. */
+  async senseAsk(
+    events: ReadonlyArray<Record<string, CborInput>>,
+    query: string,
+    k: bigint,
+  ): Promise<{ tier: string; model_calls: bigint; answer: string; spans: string[]; envelope_id: string; energy: { measured_uj?: bigint; estimated_uj: bigint; provenance: string } }> {
+    const r = await this.call('sense.ask', { events: events.map(omitUndef), query, k });
+    const e = r.get('energy') as CborMap;
+    const measured = e.get('measured_uj');
+    return {
+      tier: r.get('tier') as string,
+      model_calls: U(r.get('model_calls')),
+      answer: r.get('answer') as string,
+      spans: [...(r.get('spans') as string[])],
+      envelope_id: r.get('envelope_id') as string,
+      energy: { ...(measured !== undefined ? { measured_uj: U(measured) } : {}), estimated_uj: U(e.get('estimated_uj')), provenance: e.get('provenance') as string },
+    };
+  }
+  /** sense §8: seals gate decisions as a chain signed by `host_seed`: the links' bytes and ids. */
+  async senseSeal(host_seed: Uint8Array, decisions: ReadonlyArray<Record<string, CborInput>>): Promise<{ links: Uint8Array[]; link_ids: string[] }> {
+    const r = await this.call('sense.seal', { host_seed, decisions: [...decisions] });
+    return { links: [...(r.get('links') as Uint8Array[])], link_ids: [...(r.get('link_ids') as string[])] };
+  }
+  /** sense §8 verify_chain: the links verified and the first break. */
+  async senseVerifyChain(host: string, links: readonly Uint8Array[]): Promise<{ n: bigint; break?: { index: bigint; reason: string } }> {
+    const r = await this.call('sense.verify-chain', { host, links: [...links] });
+    const b = r.get('break') as CborMap | undefined;
+    return { n: U(r.get('n')), ...(b ? { break: { index: U(b.get('index')), reason: b.get('reason') as string } } : {}) };
+  }
+  /** sense §11: delivers a sealed surfacing link into `recipient`'s record: the frame's bytes and address, or a refusal. */
+  async senseInject(a: {
+    link: Uint8Array;
+    recipient: string;
+    position: bigint;
+    destination: string;
+    run_state: 'running' | 'parked';
+    wake_authority?: Uint8Array;
+    delivery: { uj: bigint; provenance: string; coverage?: 'Partial' };
+  }): Promise<{ frame: Uint8Array; frame_id: string }> {
+    const r = await this.call('sense.inject', { ...a, delivery: omitUndef({ ...a.delivery }) });
+    return { frame: r.get('frame') as Uint8Array, frame_id: r.get('frame_id') as string };
+  }
+  /** sense §11: the kinds a recipient agent may author. */
+  async senseAgentKinds(): Promise<string[]> {
+    return [...((await this.call('sense.agent-kinds', {})).get('kinds') as string[])];
+  }
+  /** sense §11: the recipient authors an entry of `kind`; resolves, or a refusal. */
+  async senseAgentAuthor(kind: string): Promise<void> {
+    await this.call('sense.agent-author', { kind });
+  }
+  // ---- end sense ----
 
   /** @internal used by Point */
   _call(op: string, args: Record<string, unknown>): Promise<CborMap> {
@@ -791,3 +981,155 @@ export class DurablePointHandle {
   }
 }
 // ---- end §4.11 ----
+
+// ---- jouleclaw §22 transparency log (C-TLOG) ----
+/** What an append answers: the entry's index, the signed head over the tree now holding it, its inclusion proof. */
+export interface LogEntryResult {
+  readonly index: bigint;
+  readonly head: Uint8Array;
+  readonly proof: readonly Uint8Array[];
+}
+
+/** A decision answered through a log: the entry is present whenever the decision was recorded. */
+export interface LoggedDecisionResult {
+  readonly verdict: 'allow' | 'deny';
+  readonly deny_reason?: string;
+  readonly receipt?: Uint8Array;
+  readonly entry?: LogEntryResult;
+}
+
+function logEntry(r: CborMap): LogEntryResult {
+  return { index: U(r.get('index')), head: r.get('head') as Uint8Array, proof: [...(r.get('proof') as Uint8Array[])] };
+}
+
+/** A transparency log living inside the implementation under test. */
+export class TransparencyLogHandle {
+  constructor(
+    private readonly impl: Implementation,
+    readonly id: string,
+  ) {}
+  /** Appends a sealed receipt; the head is signed at `now_s`. */
+  async append(receipt: Uint8Array, now_s: bigint): Promise<LogEntryResult> {
+    return logEntry(await this.impl._call('tlog.append', { log: this.id, receipt, now_s }));
+  }
+  /** Decides on `point` and appends the receipt before answering (jouleclaw §22.3). */
+  async decide(point: Point, d: DecideFields): Promise<LoggedDecisionResult> {
+    const r = await this.impl._call('tlog.decide', { ...decideArgs(point.id, d), log: this.id });
+    const reason = r.get('deny_reason');
+    return {
+      verdict: r.get('verdict') as 'allow' | 'deny',
+      ...(typeof reason === 'string' ? { deny_reason: reason } : {}),
+      ...(r.has('receipt') ? { receipt: r.get('receipt') as Uint8Array } : {}),
+      ...(r.has('entry') ? { entry: logEntry(r.get('entry') as CborMap) } : {}),
+    };
+  }
+  /** The current head, signed at `now_s`. */
+  async head(now_s: bigint): Promise<Uint8Array> {
+    return (await this.impl._call('tlog.head', { log: this.id, now_s })).get('head') as Uint8Array;
+  }
+  /** The inclusion proof of entry `index` in the tree of `size`. */
+  async inclusion(index: bigint, size: bigint): Promise<Uint8Array[]> {
+    return [...((await this.impl._call('tlog.inclusion', { log: this.id, index, size })).get('proof') as Uint8Array[])];
+  }
+  /** The consistency proof from the tree of `size1` to that of `size2`. */
+  async consistency(size1: bigint, size2: bigint): Promise<Uint8Array[]> {
+    return [...((await this.impl._call('tlog.consistency', { log: this.id, size1, size2 })).get('proof') as Uint8Array[])];
+  }
+}
+// ---- end jouleclaw §22 ----
+
+// ---- jouleclaw §17 run journal handle ----
+/** JSON crosses the protocol as text: a string is sent as it is (so a test can send exact bytes), anything else stringified. */
+function jsonText(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** A run journal living inside the implementation under test (jouleclaw §17). */
+export class JcRunHandle {
+  constructor(
+    private readonly impl: Implementation,
+    readonly id: string,
+  ) {}
+  /** Records the dispatch of `node_id` (a refusal if it is in flight, held, done, or the run is unrecovered/failed). */
+  async dispatch(node_id: string): Promise<void> {
+    await this.impl._call('jc.run.dispatch', { run: this.id, node_id });
+  }
+  async complete(node_id: string, energy_uj: bigint): Promise<void> {
+    await this.impl._call('jc.run.complete', { run: this.id, node_id, energy_uj });
+  }
+  /** Marks every node in flight interrupted, with the energy observed so far; the nodes it marked. */
+  async recover(observed_uj?: Readonly<Record<string, bigint>>): Promise<string[]> {
+    const r = await this.impl._call('jc.run.recover', { run: this.id, observed_uj: observed_uj === undefined ? undefined : { ...observed_uj } });
+    return [...(r.get('interrupted') as string[])];
+  }
+  async approve(node_id: string, approved_by: string): Promise<void> {
+    await this.impl._call('jc.run.approve', { run: this.id, node_id, approved_by });
+  }
+  async fail(reason: string): Promise<void> {
+    await this.impl._call('jc.run.fail', { run: this.id, reason });
+  }
+  /** Records a handoff; the handoff as recorded (every list present, command hashes computed). */
+  async handoff(h: {
+    worker: string;
+    node_id?: string;
+    feature_id?: string;
+    closed_at: bigint;
+    completed?: string[];
+    undone?: string[];
+    commands?: { argv: string[]; exit_code: bigint }[];
+    issues_found?: string[];
+    procedures_followed?: string[];
+  }): Promise<Record<string, unknown>> {
+    const r = await this.impl._call('jc.run.handoff', { run: this.id, handoff: omitUndef({ ...h, commands: h.commands?.map((c) => ({ argv: [...c.argv], exit_code: c.exit_code })) }) });
+    return plain(r.get('handoff') as CborValue) as Record<string, unknown>;
+  }
+  /** The run's nodes by state, its status, and its journal entries. */
+  async state(): Promise<{ ready: string[]; in_flight: string[]; held: string[]; completed: string[]; status: string; entries: Uint8Array[] }> {
+    const r = await this.impl._call('jc.run.state', { run: this.id });
+    const list = (k: string): string[] => [...(r.get(k) as string[])];
+    return { ready: list('ready'), in_flight: list('in_flight'), held: list('held'), completed: list('completed'), status: r.get('status') as string, entries: [...(r.get('entries') as Uint8Array[])] };
+  }
+}
+// ---- end jouleclaw §17 run journal handle ----
+
+// ---- jouleclaw §8/§9/§10 policy types ----
+/** A policy rule as sent (jouleclaw §9): agents "any" or a list of ids; action a §10.1 predicate. */
+export interface JcRuleFields {
+  readonly name: string;
+  readonly effect: 'allow' | 'deny';
+  readonly agents: 'any' | readonly string[];
+  readonly action: Readonly<Record<string, string | number | bigint | readonly string[]>>;
+}
+
+/** A policy as sent (jouleclaw §9): ordered rules and a version. */
+export interface JcPolicyFields {
+  readonly version: bigint | number;
+  readonly rules: readonly JcRuleFields[];
+}
+
+/** An action as sent (jouleclaw §9): filesystem {path, mode}, network {host, port, method}, process {binary, argv}. */
+export type JcActionFields = Readonly<Record<string, string | number | bigint | readonly string[]>>;
+
+/** One step of jc.policy-evaluate. */
+export type JcPolicyStep =
+  | { readonly evaluate: { readonly agent: string; readonly action: JcActionFields } }
+  | { readonly install: JcPolicyFields }
+  | { readonly seal: { readonly step: bigint; readonly id: string; readonly closed_at: string; readonly bind: 'digest' | 'none' } };
+
+/** The fields of a policy/1 receipt a producer chooses (jouleclaw §10). */
+export interface JcPolicyReceiptFields {
+  readonly id: string;
+  readonly closed_at: string;
+  readonly engine_id: string;
+  readonly audit_sequence: bigint;
+  readonly policy_version: bigint;
+  readonly policy_digest?: string;
+  readonly agent: string;
+  readonly action: JcActionFields;
+  readonly decision: Readonly<Record<string, string>>;
+}
+
+function jcPolicyArg(p: JcPolicyFields): CborInput {
+  return { version: p.version, rules: p.rules.map((r) => ({ ...r, agents: r.agents === 'any' ? 'any' : [...r.agents], action: { ...r.action } })) } as CborInput;
+}
+// ---- end jouleclaw §8/§9/§10 policy types ----

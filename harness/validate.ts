@@ -15,6 +15,8 @@ import {
   Point,
   Relay,
   TesteeError,
+  TransparencyLogHandle,
+  JcRunHandle,
   TesteeFailure,
   UnimplementedError,
   type DecideFields,
@@ -85,7 +87,7 @@ export async function validateTestee(impl: Implementation): Promise<number> {
     point: new Point(impl, 'no-point'),
   };
   try {
-    for (const group of [baseline, metered, energy, rotationAndThreshold, checkpoints, channels, standing, replayAndAccounting, continuations, forwarding, durable]) {
+    for (const group of [baseline, metered, energy, rotationAndThreshold, checkpoints, channels, standing, replayAndAccounting, continuations, forwarding, durable, transparencyLog, jouleclawReceipts, jouleclawPolicy]) {
       await group(run);
     }
   } finally {
@@ -266,6 +268,62 @@ async function forwarding(run: Run): Promise<void> {
   const { chain, caller, cost, now_s } = decision(run);
   const bottom = { integrity: 'principal', origins: [], readers: 'all' } as const;
   await attempt('forward.send', () => f.send({ route, chain, caller, cost, now_s, arguments: { q: 'validate' }, arguments_label: bottom, fields: [] }));
+}
+
+/** jouleclaw §2/§7 cascade receipts, §16 contracts + verdict receipts, §17 handoffs + run journal. */
+async function jouleclawReceipts(run: Run): Promise<void> {
+  const { impl, steward, attempt } = run;
+  const tools = [{ tool_id: 't', joules_uj: 1, energy_provenance: 'Estimator' }];
+  const w = { id: '00000000-0000-4000-8000-000000000001', closed_at: '2026-01-01T00:00:00Z', input_hash: '0'.repeat(64), tier: 'L0', joules_uj: 1, tools_touched: tools, claims: [] };
+  const r = await attempt('jc.receipt.build', () => impl.jcBuildReceipt(w));
+  await attempt('jc.receipt.check', () => impl.jcCheckReceipt(r ?? { jc_receipt: '1', ...w, energy_provenance: 'Estimator' }));
+  await attempt('jc.receipt.open', () => impl.jcOpenReceipt(new Uint8Array([0xa0])));
+  const contract = { jc_contract: 'contract/1', title: 'v', assertions: [{ id: 'A', title: 'a', priority: 'must_have', check: { kind: 'checker', checker_id: 'k' } }], features: [] };
+  await attempt('jc.contract.check', () => impl.jcCheckContract(contract));
+  const v = await attempt('jc.contract.verify', () => impl.jcVerifyContract(contract, []));
+  const sealed = await attempt('jc.verdict.seal', () => impl.jcSealVerdict({ steward_seed: steward.seed, id: w.id, closed_at: w.closed_at, engine_id: 'v', audit_sequence: 0n, verdict_json: v?.verdict_json ?? '{}' }));
+  await attempt('jc.verdict.open', () => impl.jcOpenVerdict(sealed ?? new Uint8Array([0xa0])));
+  const j = await attempt('jc.run.start', () => impl.jcStartRun('validate', [{ node_id: 'n', replay: 'safe' }]));
+  const h = j ?? new JcRunHandle(impl, 'no-run');
+  await attempt('jc.run.dispatch', () => h.dispatch('n'));
+  await attempt('jc.run.handoff', () => h.handoff({ worker: 'w', closed_at: 0n }));
+  const s = await attempt('jc.run.state', () => h.state());
+  const o = await attempt('jc.run.open', () => impl.jcOpenRun(s?.entries ?? [new Uint8Array([0xa0])]));
+  const h2 = o?.run ?? h;
+  await attempt('jc.run.recover', () => h2.recover());
+  await attempt('jc.run.complete', () => h2.complete('n', 1n));
+  await attempt('jc.run.approve', () => h2.approve('n', 'op'));
+  await attempt('jc.run.fail', () => h2.fail('validate'));
+}
+
+/** jouleclaw §8 agent identity, §9 policy engine, §10 policy_digest and policy/1 receipts. */
+async function jouleclawPolicy(run: Run): Promise<void> {
+  const { impl, attempt, steward, holder } = run;
+  const read = { kind: 'filesystem', path: '/workspace/x', mode: 'read' } as const;
+  const policy = { version: 1n, rules: [{ name: 'read-workspace', effect: 'allow' as const, agents: 'any' as const, action: { kind: 'filesystem', path_glob: '/workspace/**', modes: ['read'] } }] };
+  await attempt('jc.agent-check', () => impl.jcAgentCheck(holder.did, holder.publicKey));
+  const digest = await attempt('jc.policy-digest', () => impl.jcPolicyDigest(policy));
+  await attempt('jc.policy-evaluate', () => impl.jcPolicyEvaluate('validate', [{ evaluate: { agent: holder.did, action: read } }], { policy }));
+  const sealed = await attempt('jc.policy-receipt', () =>
+    impl.jcPolicyReceipt(steward.seed, { id: '00000000-0000-4000-8000-000000000002', closed_at: '2026-01-01T00:00:00Z', engine_id: 'validate', audit_sequence: 1n, policy_version: 1n, ...(digest ? { policy_digest: digest } : {}), agent: holder.did, action: read, decision: { kind: 'allow', rule: 'read-workspace' } }),
+  );
+  await attempt('jc.verify-policy-receipt', () => impl.jcVerifyPolicyReceipt(sealed ?? new Uint8Array([0xa0]), { steward: steward.did }));
+}
+
+/** jouleclaw §22 transparency log (C-TLOG): a log, a decision appended on its path, a receipt appended, heads and proofs made and verified. */
+async function transparencyLog(run: Run): Promise<void> {
+  const { impl, attempt, steward } = run;
+  const log = (await attempt('tlog.new', () => impl.newLog(steward.seed))) ?? new TransparencyLogHandle(impl, 'no-log');
+  const point = await freshPoint(run);
+  const d = await attempt('tlog.decide', () => log.decide(point, decision(run)));
+  const e = await attempt('tlog.append', () => log.append(d?.receipt ?? run.receipt, 2n));
+  const h1 = d?.entry?.head ?? new Uint8Array([0xa0]);
+  const h2 = (await attempt('tlog.head', () => log.head(3n))) ?? e?.head ?? new Uint8Array([0xa0]);
+  const inc = (await attempt('tlog.inclusion', () => log.inclusion(0n, 2n))) ?? [];
+  const cons = (await attempt('tlog.consistency', () => log.consistency(1n, 2n))) ?? [];
+  await attempt('tlog.verify-head', () => impl.verifyTreeHead(h2, steward.did));
+  await attempt('tlog.verify-inclusion', () => impl.verifyLogInclusion(h2, steward.did, d?.receipt ?? run.receipt, 0n, inc));
+  await attempt('tlog.verify-consistency', () => impl.verifyLogConsistency(h1, h2, steward.did, cons));
 }
 
 /** jcp §4.11 durable record (C26): a record in a temporary directory, opened, decided on, closed, then removed. */

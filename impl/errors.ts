@@ -115,6 +115,55 @@ export const ERROR_CODES = [
   'ERR_WIRE_CLOSED',
   // continuations (jcp §6.1; impl/jcp/continuation.ts): no allowed request decided here answers to that receipt or handle
   'ERR_CONTINUATION_UNDECIDED',
+  // ---- sense (sense-SPEC.md §2–§11; impl/sense) ----
+  'ERR_SENSE_EVENT_MALFORMED',
+  'ERR_SENSE_SIGNAL_MALFORMED',
+  'ERR_SENSE_LINK_MALFORMED',
+  'ERR_SENSE_LINK_SIGNATURE_INVALID',
+  'ERR_SENSE_INJECTION_MALFORMED',
+  'ERR_SENSE_HOLD_UNDELIVERABLE',
+  'ERR_SENSE_SELF_AUTHORED',
+  'ERR_SENSE_WAKE_UNAUTHORIZED',
+  'ERR_SENSE_DELIVERY_UNPRICED',
+  // ---- end sense ----
+  // ---- JouleClaw cascade/verdict receipts, contracts, handoffs and the run journal (jouleclaw §2, §7, §16, §17; impl/jouleclaw) ----
+  'ERR_JC_RECEIPT_MALFORMED',
+  'ERR_JC_SCHEMA_UNKNOWN',
+  'ERR_JC_PROVENANCE_NOT_WORST',
+  'ERR_CONTRACT_MALFORMED',
+  'ERR_CONTRACT_DUPLICATE_ID',
+  'ERR_CONTRACT_UNKNOWN_CLAIM',
+  'ERR_EVIDENCE_MALFORMED',
+  'ERR_VERDICT_HASH_MISMATCH',
+  'ERR_VERDICT_CONTRACT_MISMATCH',
+  'ERR_HANDOFF_MALFORMED',
+  'ERR_HANDOFF_COMMAND_HASH',
+  'ERR_JOURNAL_MALFORMED',
+  'ERR_JOURNAL_CHAIN_BROKEN',
+  'ERR_RUN_NOT_RECOVERED',
+  'ERR_NODE_IN_FLIGHT',
+  'ERR_NODE_HELD',
+  'ERR_NODE_NOT_DISPATCHABLE',
+  // ---- end JouleClaw §2/§7/§16/§17 ----
+  // ---- JouleClaw agent identity, policy engine, policy/1 receipt (jouleclaw §8, §9, §10; impl/jouleclaw/{identity,policy*,ldjson}.ts) ----
+  'ERR_AGENT_HANDLE_MISMATCH',
+  'ERR_POLICY_MALFORMED',
+  'ERR_POLICY_ACTION_MALFORMED',
+  'ERR_POLICY_VERSION_NOT_INCREASING',
+  'ERR_POLICY_REQUEST_MALFORMED',
+  'ERR_POLICY_DIGEST_ABSENT',
+  // ---- end JouleClaw §8/§9/§10 ----
+  // ---- JouleClaw transparency log (jouleclaw §22, C-TLOG; impl/jouleclaw/tlog*.ts) ----
+  'ERR_TLOG_HEAD_MALFORMED', // a tree head that is not {root, size, steward, timestamp, signature} as tlog-head.ts fixes it
+  'ERR_TLOG_ROOT_MALFORMED', // §22.2: a head whose root is not 32 bytes of hex (absent and empty included)
+  'ERR_TLOG_HEAD_UNSIGNED', // §22.2: an unsigned root never verifies a proof
+  'ERR_TLOG_HEAD_WRONG_KEY', // §22.2: a head signed by a key other than the receipts' sealer
+  'ERR_TLOG_HEAD_SIGNATURE_INVALID', // the signature does not cover these three fields under the named key
+  'ERR_TLOG_INCLUSION_INVALID',
+  'ERR_TLOG_CONSISTENCY_INVALID',
+  'ERR_TLOG_ENTRY_FOREIGN', // an entry not sealed by the log's own key
+  'ERR_TLOG_UNRECORDED', // §22.3: the log cannot record the entry
+  // ---- end JouleClaw §22 ----
 ] as const;
 
 /** A stable error code; see {@link ERROR_CODES}. */

@@ -45,3 +45,27 @@ export * from './receipt/accounting.ts';
 export * from './jcp/continuation.ts';
 // jcp §4.10 forwarding: open fields labelled, joined and sealed with the arguments, or not forwarded (C25)
 export * from './jcp/forward.ts';
+// jouleclaw §22 transparency log (C-TLOG): RFC 6962 tree over BLAKE3, signed tree heads, the append on the verdict's path
+export * from './jouleclaw/tlog-merkle.ts';
+export * from './jouleclaw/tlog-head.ts';
+export * from './jouleclaw/tlog.ts';
+// jouleclaw §8 agent identity, §9 policy engine and its line-delimited JSON transport, §10 policy_digest and policy/1 receipt
+export * from './jouleclaw/identity.ts';
+export * from './jouleclaw/policy.ts';
+export * from './jouleclaw/policy-digest.ts';
+export * from './jouleclaw/policy-receipt.ts';
+export * from './jouleclaw/ldjson.ts';
+// ---- jouleclaw §2/§7 cascade receipt and versioning, §16 contracts and verdict receipts, §17 handoffs and the run journal ----
+export * from './jouleclaw/contract-json.ts';
+export * from './jouleclaw/versioning.ts';
+export * from './jouleclaw/receipt-envelope.ts';
+export * from './jouleclaw/receipt.ts';
+export * from './jouleclaw/contract.ts';
+export * from './jouleclaw/verdict.ts';
+export * from './jouleclaw/verdict-receipt.ts';
+export * from './jouleclaw/handoff.ts';
+export * from './jouleclaw/journal.ts';
+// ---- end jouleclaw §2/§7/§16/§17 ----
+// ---- sense §2–§11 (impl/sense), as one namespace so its names (Event, Probe, ask, …) cannot collide with jcp's ----
+export * as sense from './sense/index.ts';
+// ---- end sense ----

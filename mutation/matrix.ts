@@ -12,11 +12,12 @@
 //   count as a kill (they would be the mutant's own bug, not the suite's catch).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readTestRecord, runCompleted, type TestLine } from '../harness/report/record-reporter.ts';
 import { CONTROL, COVERED_CLASSES, MUTANTS, PENDING_CLASSES, type Mutant } from './catalog.ts';
+import { MUTANT_PATCHES, SUITE_SCOPED } from './testees/patches.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SUITE_DIRS = ['harness/conformance', 'harness/external'];
@@ -86,60 +87,120 @@ function columnOf(t: TestLine): Column {
 const NOT_A_KILL = new Set(['passed', 'not claimed', 'unimplemented', 'skipped', 'expected failure']);
 const FAULTS = new Set(['crash', 'timeout', 'errored']);
 
-/** Runs `files` against the mutant testee and reads the record. */
-function runOne(m: Mutant, files: readonly string[], tmp: string, reach: Reach): Promise<Row> {
-  const record = join(tmp, `${m.id}-${reach}.jsonl`);
-  const extra = [...new Set([m.class, ...m.clauses.flatMap((id) => CLAUSES.find((c) => c.id === id)?.classes ?? [])])].filter(
+/** The classes a mutant's run adds to the claims (pending classes the reference does not claim yet). */
+function extraClaims(m: Mutant): string[] {
+  return [...new Set([m.class, ...m.clauses.flatMap((id) => CLAUSES.find((c) => c.id === id)?.classes ?? [])])].filter(
     (c) => PENDING_CLASSES.includes(c) && !CLAIMED.includes(c),
   );
-  const env: NodeJS.ProcessEnv = { ...process.env, JCP_RECORD: record, JCP_TESTEE: `node --import tsx mutation/testees/variant-main.ts ${m.id}` };
-  if (extra.length) env['JCP_EXTRA_CLAIMS'] = extra.join(',');
-  const started = Date.now();
-  const args = [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files, '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`];
+}
+
+/** A mutant's row, read from the record of its run. */
+function rowOf(m: Mutant, files: readonly string[], reach: Reach, record: string, wall_s: number | undefined, tail: string): Row {
+  const { tests, end } = readTestRecord(record);
+  const kills: Record<Column, number> = { conformance: 0, vectors: 0, property: 0 };
+  let on_target = 0;
+  let faults = 0;
+  const sample: string[] = [];
+  for (const t of tests) {
+    if (NOT_A_KILL.has(t.outcome)) continue;
+    if (FAULTS.has(t.outcome)) {
+      faults++;
+      if (sample.length < 3) sample.push(`${t.outcome}: ${t.id}`);
+      continue;
+    }
+    kills[columnOf(t)]++;
+    if (t.clauses.some((c) => m.clauses.includes(c))) on_target++;
+    if (sample.length < 3) sample.push(`${t.outcome}: ${t.id}`);
+  }
+  const complete = runCompleted(tests, end);
+  const total = kills.conformance + kills.vectors + kills.property;
+  // in a batch the mutant's own wall time is not separable: the sum of its tests' durations stands for it
+  const spent = wall_s ?? Math.round(tests.reduce((a, t) => a + (t.duration_ms ?? 0), 0) / 100) / 10;
+  return {
+    id: m.id,
+    class: m.class,
+    clauses: m.clauses,
+    files: files.length,
+    tests: tests.length,
+    kills,
+    on_target,
+    faults,
+    killed: complete && total > 0,
+    wall_s: spent,
+    extra_claims: extraClaims(m),
+    reach,
+    ...(complete ? {} : { error: `the run did not complete: ${JSON.stringify(end)} ${tail.slice(-600)}` }),
+    ...(sample.length ? { sample } : {}),
+  };
+}
+
+/** Runs vitest with `args` and `env`, answering the tail of its output. */
+function vitest(args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let tail = '';
     const keep = (b: Buffer) => (tail = (tail + b.toString()).slice(-3000));
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
-    child.on('close', () => {
-      const wall_s = Math.round((Date.now() - started) / 100) / 10;
-      const { tests, end } = readTestRecord(record);
-      const kills: Record<Column, number> = { conformance: 0, vectors: 0, property: 0 };
-      let on_target = 0;
-      let faults = 0;
-      const sample: string[] = [];
-      for (const t of tests) {
-        if (NOT_A_KILL.has(t.outcome)) continue;
-        if (FAULTS.has(t.outcome)) {
-          faults++;
-          if (sample.length < 3) sample.push(`${t.outcome}: ${t.id}`);
-          continue;
-        }
-        kills[columnOf(t)]++;
-        if (t.clauses.some((c) => m.clauses.includes(c))) on_target++;
-        if (sample.length < 3) sample.push(`${t.outcome}: ${t.id}`);
-      }
-      const complete = runCompleted(tests, end);
-      const total = kills.conformance + kills.vectors + kills.property;
-      done({
-        id: m.id,
-        class: m.class,
-        clauses: m.clauses,
-        files: files.length,
-        tests: tests.length,
-        kills,
-        on_target,
-        faults,
-        killed: complete && total > 0,
-        wall_s,
-        extra_claims: extra,
-        reach,
-        ...(complete ? {} : { error: `the run did not complete: ${JSON.stringify(end)} ${tail.slice(-600)}` }),
-        ...(sample.length ? { sample } : {}),
-      });
-    });
+    child.on('close', () => done(tail));
   });
+}
+
+/** --testee: runs `files` against the mutant served as a testee process (one per test worker) and reads the record. */
+async function runOne(m: Mutant, files: readonly string[], tmp: string, reach: Reach): Promise<Row> {
+  const record = join(tmp, `${m.id}-${reach}.jsonl`);
+  const extra = extraClaims(m);
+  const env: NodeJS.ProcessEnv = { ...process.env, JCP_RECORD: record, JCP_TESTEE: `node --import tsx mutation/testees/variant-main.ts ${m.id}` };
+  if (extra.length) env['JCP_EXTRA_CLAIMS'] = extra.join(',');
+  const started = Date.now();
+  const tail = await vitest(['run', ...files, '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`], env);
+  return rowOf(m, files, reach, record, Math.round((Date.now() - started) / 100) / 10, tail);
+}
+
+/** The wrapper test file that runs `file` against mutant `m` in process (see mutation/vitest.matrix.config.ts). */
+function wrapper(m: Mutant, file: string): string {
+  const target = file === VECTOR_REPLAY ? join(ROOT, 'mutation', 'vector-replay.ts') : join(ROOT, file);
+  const extra = extraClaims(m);
+  return [
+    `// kill matrix wrapper: ${file} against mutant ${m.id} (written by mutation/matrix.ts)`,
+    `process.env['JCP_MUTANT'] = ${JSON.stringify(m.id)};`,
+    extra.length ? `process.env['JCP_EXTRA_CLAIMS'] = ${JSON.stringify(extra.join(','))};` : '',
+    MUTANT_PATCHES[m.id] && !SUITE_SCOPED.has(m.id)
+      ? `(globalThis as Record<symbol, unknown>)[Symbol.for('jcp.mutation.patched-reference')] = await import(${JSON.stringify(`${join(ROOT, 'harness', 'adapter', 'reference.ts')}?jcp-mutant=${m.id}`)});`
+      : '',
+    // a suite-scoped patch: the test file itself is loaded as the patched copy (its endpoint is the module patched)
+    `await import(${JSON.stringify(SUITE_SCOPED.has(m.id) ? `${target}?jcp-mutant=${m.id}` : target)});`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * The default: `mutants` served in process, a batch of them per vitest run (mutation/vitest.matrix.config.ts): one
+ * wrapper test file per mutant and test file, `workers` forks shared by the whole batch, one transform for all.
+ */
+async function runBatch(mutants: readonly Mutant[], all: readonly string[], reach: Reach, tmp: string, workers: number, batch: number): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (let i = 0; i < mutants.length; i += batch) {
+    const part = mutants.slice(i, i + batch);
+    const dir = mkdtempSync(join(tmp, `batch-${reach}-`));
+    const files = part.map((m) => filesFor(m, all, reach));
+    part.forEach((m, k) => {
+      for (const f of files[k]!) {
+        mkdirSync(dirname(join(dir, m.id, f)), { recursive: true });
+        writeFileSync(join(dir, m.id, f), wrapper(m, f));
+      }
+    });
+    writeFileSync(join(dir, 'plan.json'), JSON.stringify({ workers, dir }));
+    const records = join(dir, 'records');
+    mkdirSync(records);
+    const env: NodeJS.ProcessEnv = { ...process.env, JCP_MATRIX_PLAN: join(dir, 'plan.json'), JCP_MATRIX_RECORDS: records };
+    delete env['JCP_TESTEE'];
+    delete env['JCP_ENDPOINT'];
+    delete env['JCP_RECORD'];
+    const tail = await vitest(['run', '--config', join(ROOT, 'mutation', 'vitest.matrix.config.ts'), '--reporter=dot', `--reporter=${join(ROOT, 'mutation', 'matrix-reporter.ts')}`], env);
+    part.forEach((m, k) => rows.push(rowOf(m, files[k]!, reach, join(records, `${m.id}.jsonl`), undefined, tail)));
+  }
+  return rows;
 }
 
 async function pool<T, R>(items: readonly T[], n: number, f: (t: T) => Promise<R>, each: (r: R) => void): Promise<R[]> {
@@ -170,7 +231,9 @@ async function main(): Promise<number> {
   const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1]!.split(',') : undefined;
   const allFiles = argv.includes('--all-files');
   const first: Reach = allFiles ? 'all' : 'clauses';
-  const n = argv.includes('--pool') ? Number(argv[argv.indexOf('--pool') + 1]) : 2;
+  const n = argv.includes('--pool') ? Number(argv[argv.indexOf('--pool') + 1]) : Math.max(1, Math.min(availableParallelism(), 4));
+  const testee = argv.includes('--testee');
+  const batch = argv.includes('--batch') ? Number(argv[argv.indexOf('--batch') + 1]) : 1000;
   const all = suiteFiles();
   const hasVectors = all.includes(VECTOR_REPLAY) && existsSync(join(ROOT, 'vectors', 'conformance', 'v1'));
   const mutants = [CONTROL, ...MUTANTS].filter((m) => !only || only.includes(m.id));
@@ -180,12 +243,15 @@ async function main(): Promise<number> {
   console.log(`${pad('mutant', 38)} ${pad('class', 9)} ${pad('conformance', 13)} ${pad('vectors', 13)} ${pad('property', 13)} ${pad('on-target', 9)} ${pad('wall', 8)} ${pad('files', 11)} verdict`);
   let rows: Row[];
   try {
-    rows = await pool(mutants, n, (m) => runOne(m, filesFor(m, all, first), tmp, first), (r) => console.log(line(r, hasVectors)));
+    const each = (r: Row) => console.log(line(r, hasVectors));
+    const run = async (ms: readonly Mutant[], reach: Reach): Promise<Row[]> =>
+      testee ? pool(ms, n, (m) => runOne(m, filesFor(m, all, reach), tmp, reach), each) : (await runBatch(ms, all, reach, tmp, n, batch)).map((r) => (each(r), r));
+    rows = await run(mutants, first);
     // a mutant that survives the files naming its own clauses is run again over every file of its class
     const again = mutants.filter((m, i) => m !== CONTROL && !rows[i]!.killed && first === 'clauses');
     if (again.length) {
       console.log(`escalating ${again.length} survivor(s) to every test file of their class`);
-      const more = await pool(again, n, (m) => runOne(m, filesFor(m, all, 'class'), tmp, 'class'), (r) => console.log(line(r, hasVectors)));
+      const more = await run(again, 'class');
       rows = rows.map((r) => more.find((x) => x.id === r.id) ?? r);
     }
   } finally {
@@ -230,7 +296,7 @@ async function main(): Promise<number> {
   const controlOk = !control || (!control.killed && !control.error);
   if (!controlOk) console.log(`CONTROL KILLED: the decision copy differs from the reference: ${(control?.sample ?? []).join('; ')} ${control?.error ?? ''}`);
 
-  const report = { generated_by: 'mutation/matrix.ts', wall_s, pool: n, all_files: allFiles, vectors_column: hasVectors, overall: { mutants: real.length, killed, percent: pct }, reruns, per_class: perClass, uncovered_claimed_classes: uncovered, partially_covered_classes: partial, survivors, killed_by_vectors: byVectors, control: control ?? null, rows: real };
+  const report = { generated_by: 'mutation/matrix.ts', wall_s, pool: n, mode: testee ? 'testee processes' : 'in process, batched', load_average: loadavg().map((x) => Math.round(x * 100) / 100), all_files: allFiles, vectors_column: hasVectors, overall: { mutants: real.length, killed, percent: pct }, reruns, per_class: perClass, uncovered_claimed_classes: uncovered, partially_covered_classes: partial, survivors, killed_by_vectors: byVectors, control: control ?? null, rows: real };
   const out = join(ROOT, 'reports', 'mutation');
   mkdirSync(out, { recursive: true });
   if (!only || merge) {

@@ -716,6 +716,10 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
     ...replayAndContinuationHandlers(point), // jcp §8.1 replay, §8.2 group accounting, §6.1 continuations
     ...durableHandlers(), // jcp §4.11 durable record, one writer per record (C26)
     ...forwardHandlers(point), // jcp §4.10 forwarding (C25)
+    ...tlogHandlers(point), // jouleclaw §22 transparency log (C-TLOG)
+    ...senseHandlers(), // sense §2–§11 (sense:C1–C6)
+    ...jouleclawRunHandlers(), // jouleclaw §2/§7 cascade receipts, §16 contracts + verdict receipts, §17 handoffs + run journal
+    ...jcPolicyHandlers(), // jouleclaw §8 agent identity, §9 policy engine, §10 policy_digest + policy/1 receipt
   };
 
   return {
@@ -883,3 +887,412 @@ function durableHandlers(): Record<string, (a: CborMap) => CborInput> {
   };
 }
 // ---- end §4.11 ----
+
+// ---- jouleclaw §22 transparency log (C-TLOG) ----
+import { createTransparencyLog, decideAndLog, encodeTreeHead, verifyLogConsistency, verifyLogInclusion, verifyTreeHead, type LogEntry, type TransparencyLog } from '../../impl/index.ts';
+
+/** The tlog.* handlers: transparency logs (impl/jouleclaw/tlog.ts) named l1, l2, …, deciding through the adapter's points. */
+function tlogHandlers(point: (a: CborMap) => EnforcementPoint): Record<string, (a: CborMap) => CborInput> {
+  const logs = new Map<string, TransparencyLog>();
+  let next = 1;
+  const log = (a: CborMap): TransparencyLog => {
+    const l = logs.get(text(a, 'log'));
+    if (!l) throw new JcpError('ERR_BAD_ARGUMENT', `no transparency log ${text(a, 'log')}`);
+    return l;
+  };
+  /** A size or index of an in-memory log, as a number. */
+  const count = (a: CborMap, k: string): number => {
+    const n = uint(a.get(k), k);
+    if (n > BigInt(Number.MAX_SAFE_INTEGER)) throw new JcpError('ERR_BAD_ARGUMENT', `${k} is beyond any log this testee holds`);
+    return Number(n);
+  };
+  const entryOut = (e: LogEntry): CborInput => ({ index: BigInt(e.index), head: e.headBytes, proof: [...e.proof] });
+  return {
+    'tlog.new': (a) => {
+      const l = createTransparencyLog({ sealer: keyPairFromSeed(bytes(a, 'steward_seed')), ...(a.has('capacity') ? { capacity: count(a, 'capacity') } : {}) });
+      const id = `l${next++}`;
+      logs.set(id, l);
+      return { log: id };
+    },
+    'tlog.append': (a) => entryOut(log(a).append(bytes(a, 'receipt'), uint(a.get('now_s'), 'now_s'))),
+    'tlog.decide': (a) => {
+      const d = decideAndLog(point(a), log(a), decisionRequest(a));
+      if (!d.recorded) return { verdict: d.verdict, deny_reason: d.deny_reason };
+      return { verdict: d.verdict, ...(d.deny_reason !== undefined ? { deny_reason: d.deny_reason } : {}), receipt: d.receipt, entry: entryOut(d.entry) };
+    },
+    'tlog.head': (a) => ({ head: encodeTreeHead(log(a).head(uint(a.get('now_s'), 'now_s'))) }),
+    'tlog.inclusion': (a) => ({ proof: log(a).inclusionProof(count(a, 'index'), count(a, 'size')) }),
+    'tlog.consistency': (a) => ({ proof: log(a).consistencyProof(count(a, 'size1'), count(a, 'size2')) }),
+    'tlog.verify-head': (a) => {
+      const h = verifyTreeHead(bytes(a, 'head'), text(a, 'steward'));
+      return { size: h.size, root: h.root, timestamp: h.timestamp };
+    },
+    'tlog.verify-inclusion': (a) => {
+      verifyLogInclusion(bytes(a, 'head'), text(a, 'steward'), bytes(a, 'receipt'), uint(a.get('index'), 'index'), byteList(a, 'proof'));
+      return {};
+    },
+    'tlog.verify-consistency': (a) => {
+      verifyLogConsistency(bytes(a, 'head1'), bytes(a, 'head2'), text(a, 'steward'), byteList(a, 'proof'));
+      return {};
+    },
+  };
+}
+// ---- end jouleclaw §22 ----
+
+// ---- sense §2–§11 (sense:C1–C6): the sense.* handlers over impl/sense ----
+import * as sense from '../../impl/sense/index.ts';
+
+/** The suite's reading of what the reference's fallback (its stand-in for a frontier model) reports: an Estimator figure. */
+const SENSE_FALLBACK_ESTIMATE_UJ = 1_000_000n;
+
+/** A sense event from its wire map (payload as raw bytes; the event carries its Cid). */
+function senseEvent(v: CborValue | undefined, k: string): sense.Event {
+  const m = map(v, k);
+  const payload = m.get('payload');
+  if (!(payload instanceof Uint8Array)) throw new JcpError('ERR_SENSE_EVENT_MALFORMED', `${k}.payload must be a byte string`);
+  return sense.makeEvent({
+    hlc: sense.makeHlc(m.get('physical_ns'), m.get('logical')),
+    source: m.get('source') as string,
+    trust: m.get('trust') as string,
+    payload: sense.payloadCid(payload),
+    line: m.get('line') as string,
+    ...(m.has('valid_time_ns') ? { valid_time_ns: m.get('valid_time_ns') as bigint } : {}),
+  });
+}
+function senseEvents(a: CborMap): sense.Event[] {
+  const v = arg(a, 'events');
+  if (!Array.isArray(v)) throw new JcpError('ERR_BAD_ARGUMENT', 'events must be an array');
+  return v.map((e, i) => senseEvent(e, `events[${i}]`));
+}
+function senseHlc(v: CborValue | undefined, k: string): sense.Hlc {
+  const m = map(v, k);
+  return sense.makeHlc(m.get('physical_ns'), m.get('logical'));
+}
+/** A log fed `events` in the order given. */
+function senseLog(events: readonly sense.Event[]): sense.EventLog {
+  const log = sense.createEventLog();
+  for (const e of events) log.append(e);
+  return log;
+}
+function senseUints(a: CborMap, k: string): bigint[] {
+  const v = arg(a, k);
+  if (!Array.isArray(v)) throw new JcpError('ERR_BAD_ARGUMENT', `${k} must be an array of unsigned integers`);
+  return v.map((x, i) => uint(x, `${k}[${i}]`));
+}
+function senseHighlight(v: CborValue | undefined, k: string, index: number): sense.Highlight {
+  const m = map(v, k);
+  return { probe: m.get('probe') as sense.Probe, index, score: uint(m.get('score'), `${k}.score`) };
+}
+
+/** The sense.* handlers (stateless: every op carries the log or stream it is about). */
+function senseHandlers(): Record<string, (a: CborMap) => CborInput> {
+  return {
+    'sense.event-id': (a) => {
+      const e = senseEvent(a.get('event'), 'event');
+      return { event_id: sense.eventId(e), payload: e.payload };
+    },
+    'sense.replay': (a) => {
+      const since = a.has('since') ? senseHlc(a.get('since'), 'since') : sense.HLC_ZERO;
+      const replayed = senseLog(senseEvents(a)).eventsSince(since);
+      return { event_ids: replayed.map(sense.eventId), replay_digest: sense.replayDigest(replayed) };
+    },
+    'sense.clock': (a) => {
+      const clock = sense.createHlcClock(a.has('seed') ? senseHlc(a.get('seed'), 'seed') : sense.HLC_ZERO);
+      return { stamps: senseUints(a, 'anchors').map((n) => ({ ...clock.tick(n) })) };
+    },
+    'sense.project': (a) => {
+      const v = arg(a, 'events');
+      if (!Array.isArray(v)) throw new JcpError('ERR_BAD_ARGUMENT', 'events must be an array');
+      const evs = v.map((x, i) => {
+        const m = map(x, `events[${i}]`);
+        return { source: sense.sourceClass(m.get('source')), trust: sense.trustLevel(m.get('trust')) };
+      });
+      return { projections: sense.project(evs).map((p) => ({ ...p })) };
+    },
+    'sense.detect': (a) => ({
+      highlights: sense.detect(text(a, 'probe') as sense.Probe, senseUints(a, 'scores')).map((h) => ({ index: h.index, score: h.score })),
+    }),
+    'sense.gate': (a) => {
+      const hv = arg(a, 'highlights');
+      if (!Array.isArray(hv)) throw new JcpError('ERR_BAD_ARGUMENT', 'highlights must be an array');
+      const u = map(a.get('user'), 'user');
+      const user = {
+        engagement_ppm: uint(u.get('engagement_ppm'), 'user.engagement_ppm'),
+        active_modality: text(u, 'active_modality'),
+        surface_modality: text(u, 'surface_modality'),
+      };
+      const ds = sense.gateAll(hv.map((h, i) => senseHighlight(h, `highlights[${i}]`, i)), user, uint(a.get('budget_uj'), 'budget_uj'), uint(a.get('price_uj'), 'price_uj'));
+      return { decisions: ds.map((d) => ({ value: d.value, cost: d.cost, outcome: d.outcome, charged_uj: d.charged_uj, budget_uj: d.budget_uj })) };
+    },
+    'sense.ask': (a) => {
+      const log = senseLog(senseEvents(a));
+      const r = sense.ask(log.eventsSince(sense.HLC_ZERO), text(a, 'query'), Number(uint(a.get('k'), 'k') > 1024n ? 1025n : uint(a.get('k'), 'k')), (env) => ({
+        answer: `fallback answer over envelope ${sense.envelopeId(env)}`,
+        energy: makeEnergy({ estimated_uj: SENSE_FALLBACK_ESTIMATE_UJ, provenance: 'Estimator', obtained: { how: 'constant' } }),
+      }));
+      const e = r.energy;
+      return {
+        tier: r.tier,
+        model_calls: r.model_calls,
+        answer: r.answer,
+        spans: r.spans.map(sense.eventId),
+        envelope_id: r.envelope_id,
+        energy: { ...(e.measured_uj !== undefined ? { measured_uj: e.measured_uj } : {}), estimated_uj: e.estimated_uj, provenance: e.provenance },
+      };
+    },
+    'sense.seal': (a) => {
+      const log = sense.createSurfacingLog(keyPairFromSeed(bytes(a, 'host_seed')));
+      for (const [i, d] of maps(a, 'decisions').entries()) {
+        // the wire map's fields as given: the log's own parse checks each one (ERR_SENSE_LINK_MALFORMED)
+        const f = Object.fromEntries([...d].filter(([k]) => typeof k === 'string')) as Record<string, unknown>;
+        const hl = map(f['highlight'] as CborValue, `decisions[${i}].highlight`);
+        log.seal({ ...f, highlight: { probe: hl.get('probe'), score: hl.get('score') } } as unknown as sense.LinkFields);
+      }
+      const links = log.links();
+      return { links: links.map(sense.signedLinkBytes), link_ids: links.map((l) => sense.linkId(l.core)) };
+    },
+    'sense.verify-chain': (a) => {
+      const v = sense.verifyChain(byteList(a, 'links'), text(a, 'host'));
+      return { n: v.n, ...(v.break ? { break: { index: v.break.index, reason: v.break.reason } } : {}) };
+    },
+    'sense.inject': (a) => {
+      const d = map(a.get('delivery'), 'delivery');
+      const out = sense.injectObservation({
+        link: sense.parseSignedLink(bytes(a, 'link')),
+        recipient: text(a, 'recipient'),
+        position: uint(a.get('position'), 'position'),
+        destination: text(a, 'destination') as sense.Destination,
+        run_state: text(a, 'run_state') as sense.RunState,
+        ...(a.has('wake_authority') ? { wake_authority: signedGrantFromBytes(bytes(a, 'wake_authority')) } : {}),
+        delivery: { uj: uint(d.get('uj'), 'delivery.uj'), provenance: text(d, 'provenance') as never, ...(d.has('coverage') ? { coverage: d.get('coverage') as 'Partial' } : {}) },
+      });
+      return { frame: out.bytes, frame_id: out.frame_id };
+    },
+    'sense.agent-kinds': () => ({ kinds: [...sense.AGENT_AUTHORABLE_KINDS] }),
+    'sense.agent-author': (a) => {
+      sense.assertAgentMayAuthor(text(a, 'kind'));
+      return {};
+    },
+  };
+}
+// ---- end sense ----
+
+// ---- jouleclaw §2/§7 cascade receipts, §16 contracts and verdict receipts, §17 handoffs and the run journal ----
+import * as jc from '../../impl/index.ts';
+
+/** The jc.* handlers: JSON crosses as text (it holds booleans); runs are named j1, j2, … and live as long as the adapter. */
+function jouleclawRunHandlers(): Record<string, (a: CborMap) => CborInput> {
+  const runs = new Map<string, jc.Run>();
+  let next = 1;
+  const named = (r: jc.Run): string => {
+    const id = `j${next++}`;
+    runs.set(id, r);
+    return id;
+  };
+  const run = (a: CborMap): jc.Run => {
+    const r = runs.get(text(a, 'run'));
+    if (!r) throw new JcpError('ERR_BAD_ARGUMENT', `no run ${text(a, 'run')}`);
+    return r;
+  };
+  const optText = (a: CborMap, k: string): string | undefined => (a.has(k) ? text(a, k) : undefined);
+  const handoffIn = (v: CborValue | undefined): jc.HandoffInput => {
+    const m = map(v, 'handoff');
+    const list = (k: string): string[] | undefined => (m.has(k) ? texts(m.get(k), `handoff.${k}`) : undefined);
+    const cmds = m.get('commands');
+    if (cmds !== undefined && !Array.isArray(cmds)) throw new JcpError('ERR_BAD_ARGUMENT', 'handoff.commands must be an array');
+    const int = (x: CborValue | undefined): bigint => {
+      if (typeof x === 'number' || typeof x === 'bigint') return BigInt(x);
+      throw new JcpError('ERR_HANDOFF_MALFORMED', 'exit_code must be an integer');
+    };
+    return {
+      worker: text(m, 'worker'),
+      ...(m.has('node_id') ? { node_id: text(m, 'node_id') } : {}),
+      ...(m.has('feature_id') ? { feature_id: text(m, 'feature_id') } : {}),
+      closed_at: uint(m.get('closed_at'), 'handoff.closed_at'),
+      ...(list('completed') ? { completed: list('completed')! } : {}),
+      ...(list('undone') ? { undone: list('undone')! } : {}),
+      ...(list('issues_found') ? { issues_found: list('issues_found')! } : {}),
+      ...(list('procedures_followed') ? { procedures_followed: list('procedures_followed')! } : {}),
+      ...(cmds !== undefined
+        ? { commands: cmds.map((c, i) => ({ argv: texts(map(c, `handoff.commands[${i}]`).get('argv'), `handoff.commands[${i}].argv`), exit_code: int((c as CborMap).get('exit_code')) })) }
+        : {}),
+    };
+  };
+  return {
+    'jc.receipt.build': (a) => ({ receipt_json: JSON.stringify(jc.cascadeReceiptJson(jc.buildCascadeReceipt(text(a, 'walk_json')))) }),
+    'jc.receipt.check': (a) => ({ receipt_json: JSON.stringify(jc.cascadeReceiptJson(jc.parseCascadeReceipt(text(a, 'receipt_json')))) }),
+    'jc.receipt.open': (a) => {
+      const o = jc.openJcReceipt(bytes(a, 'receipt'));
+      return { kind: o.kind, jc_receipt: o.jc_receipt, ...(o.core !== undefined ? { core_json: JSON.stringify(o.core) } : {}) };
+    },
+    'jc.contract.check': (a) => ({ contract_hash: jc.parseContract(text(a, 'contract_json')).hash }),
+    'jc.contract.verify': (a) => ({ verdict_json: jc.verdictJson(jc.verifyContract(text(a, 'contract_json'), text(a, 'evidence_json'))) }),
+    'jc.verdict.seal': (a) => {
+      const seq = uint(a.get('audit_sequence'), 'audit_sequence');
+      if (seq > BigInt(Number.MAX_SAFE_INTEGER)) throw new JcpError('ERR_BAD_ARGUMENT', 'audit_sequence is too large');
+      const fields = { id: text(a, 'id'), closed_at: text(a, 'closed_at'), engine_id: text(a, 'engine_id'), audit_sequence: Number(seq) };
+      return { receipt: jc.sealVerdictReceipt(fields, keyPairFromSeed(bytes(a, 'steward_seed')), text(a, 'verdict_json'), optText(a, 'contract_json')) };
+    },
+    'jc.verdict.open': (a) => ({ wire_json: JSON.stringify(jc.openVerdictReceipt(bytes(a, 'receipt'), optText(a, 'contract_json')).wire) }),
+    'jc.run.start': (a) => {
+      const nodesV = arg(a, 'nodes');
+      if (!Array.isArray(nodesV)) throw new JcpError('ERR_BAD_ARGUMENT', 'nodes must be an array');
+      const nodes = nodesV.map((n, i) => {
+        const m = map(n, `nodes[${i}]`);
+        const replay = optText(m, 'replay');
+        if (replay !== undefined && replay !== 'safe' && replay !== 'never') throw new JcpError('ERR_BAD_ARGUMENT', `nodes[${i}].replay must be safe or never`);
+        return { node_id: text(m, 'node_id'), ...(replay !== undefined ? { replay: replay as jc.Replay } : {}) };
+      });
+      return { run: named(jc.startRun(text(a, 'run_id'), nodes)) };
+    },
+    'jc.run.open': (a) => {
+      const r = jc.openRun(byteList(a, 'entries'));
+      return { run: named(r), in_flight: [...r.view().in_flight], handoffs: r.handoffs().map(jc.handoffToCbor) };
+    },
+    'jc.run.dispatch': (a) => {
+      run(a).dispatch(text(a, 'node_id'));
+      return {};
+    },
+    'jc.run.complete': (a) => {
+      run(a).complete(text(a, 'node_id'), uint(a.get('energy_uj'), 'energy_uj'));
+      return {};
+    },
+    'jc.run.recover': (a) => {
+      const observed = new Map<string, bigint>();
+      if (a.has('observed_uj')) for (const [k, v] of map(a.get('observed_uj'), 'observed_uj')) observed.set(String(k), uint(v, `observed_uj.${String(k)}`));
+      return { interrupted: run(a).recover(observed) };
+    },
+    'jc.run.approve': (a) => {
+      run(a).approveRerun(text(a, 'node_id'), text(a, 'approved_by'));
+      return {};
+    },
+    'jc.run.fail': (a) => {
+      run(a).fail(text(a, 'reason'));
+      return {};
+    },
+    'jc.run.handoff': (a) => ({ handoff: jc.handoffToCbor(run(a).recordHandoff(handoffIn(a.get('handoff')))) }),
+    'jc.run.state': (a) => {
+      const r = run(a);
+      const v = r.view();
+      return { ready: [...v.ready], in_flight: [...v.in_flight], held: [...v.held], completed: [...v.completed], status: v.failed ? 'failed' : 'running', entries: r.entries() };
+    },
+  };
+}
+// ---- end jouleclaw §2/§7/§16/§17 ----
+
+// ---- jouleclaw §8 agent identity, §9 policy engine, §10 policy_digest and policy/1 receipt ----
+import {
+  actionToPlain,
+  checkAgentIdentity,
+  createPolicyEngine,
+  decisionToPlain,
+  parsePolicy,
+  parsePolicyAction,
+  policyDigest,
+  policyReceiptFieldsFromEvent,
+  sealPolicyReceipt,
+  verifyAgentSignature,
+  verifyPolicyReceipt,
+  type PolicyAction,
+  type PolicyAuditEvent,
+  type PolicyDecision,
+  type PolicyReceiptCore,
+} from '../../impl/index.ts';
+
+/** A CBOR value as the plain (JSON-shaped) value impl/jouleclaw/policy.ts reads: maps as objects, integers kept. */
+function jcPlain(v: CborValue | undefined): unknown {
+  if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [String(k), jcPlain(x)]));
+  if (Array.isArray(v)) return v.map(jcPlain);
+  return v;
+}
+
+function jcEventOut(e: PolicyAuditEvent): CborInput {
+  return { sequence: e.sequence, policy_version: e.policy_version, policy_digest: e.policy_digest, agent: e.agent, action: actionToPlain(e.action) as CborInput, decision: decisionToPlain(e.decision) };
+}
+
+function jcCoreOut(c: PolicyReceiptCore): CborInput {
+  return {
+    jc_receipt: c.jc_receipt,
+    steward: c.steward,
+    id: c.id,
+    closed_at: c.closed_at,
+    engine_id: c.engine_id,
+    audit_sequence: c.audit_sequence,
+    policy_version: c.policy_version,
+    policy_digest: c.policy_digest,
+    agent: c.agent,
+    action: actionToPlain(c.action) as CborInput,
+    decision: decisionToPlain(c.decision),
+  };
+}
+
+/** The jc.policy-* and jc.agent-check handlers over impl/jouleclaw/{identity,policy,policy-digest,policy-receipt}.ts. */
+function jcPolicyHandlers(): Record<string, (a: CborMap) => CborInput> {
+  return {
+    'jc.policy-digest': (a) => ({ digest: policyDigest(parsePolicy(jcPlain(arg(a, 'policy')))) }),
+    'jc.policy-evaluate': (a) => {
+      const engine = createPolicyEngine({ engine_id: text(a, 'engine_id'), ...(a.has('policy') ? { policy: parsePolicy(jcPlain(a.get('policy'))) } : {}) });
+      const steps = arg(a, 'steps');
+      if (!Array.isArray(steps)) throw new JcpError('ERR_BAD_ARGUMENT', 'steps must be an array');
+      // the audit event of each evaluate step, by step index, for the seal steps after it
+      const decided = new Map<number, PolicyAuditEvent>();
+      const results = steps.map((sv, i): CborInput => {
+        const s = map(sv, `steps[${i}]`);
+        if (s.size !== 1) throw new JcpError('ERR_BAD_ARGUMENT', `steps[${i}] must hold exactly one of evaluate, install, seal`);
+        if (s.has('evaluate')) {
+          const e = map(s.get('evaluate'), `steps[${i}].evaluate`);
+          const ev = engine.evaluate(text(e, 'agent'), parsePolicyAction(jcPlain(e.get('action'))));
+          decided.set(i, ev);
+          return { event: jcEventOut(ev) };
+        }
+        if (s.has('install')) {
+          try {
+            engine.installPolicy(parsePolicy(jcPlain(s.get('install'))));
+            return { installed: engine.policyVersion() };
+          } catch (e) {
+            if (e instanceof JcpError) return { refused: e.code };
+            throw e;
+          }
+        }
+        if (s.has('seal')) {
+          const q = map(s.get('seal'), `steps[${i}].seal`);
+          const step = uint(q.get('step'), 'seal.step');
+          const ev = step < BigInt(i) ? decided.get(Number(step)) : undefined;
+          if (!ev) throw new JcpError('ERR_BAD_ARGUMENT', `steps[${i}].seal: step ${step} is not an earlier evaluate step`);
+          const opts = { id: text(q, 'id'), closed_at: text(q, 'closed_at'), bind: text(q, 'bind') === 'digest' };
+          return { receipt: sealPolicyReceipt(policyReceiptFieldsFromEvent(engine.engine_id, ev, opts), keyPairFromSeed(bytes(a, 'steward_seed'))) };
+        }
+        throw new JcpError('ERR_BAD_ARGUMENT', `steps[${i}] must hold exactly one of evaluate, install, seal`);
+      });
+      return { results, audit: engine.audit().map(jcEventOut) };
+    },
+    'jc.policy-receipt': (a) => {
+      const fields = {
+        id: text(a, 'id'),
+        closed_at: text(a, 'closed_at'),
+        engine_id: text(a, 'engine_id'),
+        audit_sequence: uint(a.get('audit_sequence'), 'audit_sequence'),
+        policy_version: uint(a.get('policy_version'), 'policy_version'),
+        ...(a.has('policy_digest') ? { policy_digest: text(a, 'policy_digest') } : {}),
+        agent: text(a, 'agent'),
+        action: jcPlain(arg(a, 'action')) as PolicyAction,
+        decision: jcPlain(arg(a, 'decision')) as PolicyDecision,
+      };
+      return { receipt: sealPolicyReceipt(fields, keyPairFromSeed(bytes(a, 'steward_seed'))) };
+    },
+    'jc.verify-policy-receipt': (a) => {
+      const v = verifyPolicyReceipt(bytes(a, 'receipt'), { ...(a.has('steward') ? { steward: text(a, 'steward') } : {}), requireDigest: a.get('binding') === 'required' });
+      return { core: jcCoreOut(v.core) };
+    },
+    'jc.agent-check': (a) => {
+      const identity = { handle: text(a, 'handle'), public_key: bytes(a, 'public_key') };
+      if (a.has('message') !== a.has('signature')) throw new JcpError('ERR_BAD_ARGUMENT', 'give both message and signature, or neither');
+      if (!a.has('message')) {
+        checkAgentIdentity(identity);
+        return { verdict: 'valid' };
+      }
+      return { verdict: verifyAgentSignature(identity, bytes(a, 'message'), bytes(a, 'signature')) ? 'valid' : 'invalid' };
+    },
+  };
+}
+// ---- end jouleclaw §8/§9/§10 ----

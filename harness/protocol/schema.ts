@@ -520,6 +520,247 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
   },
   'durable.close': { about: 'jcp §4.11 C26', args: { map: { point: 'text' } }, result: { map: {} } },
   // ---- end §4.11 ----
+  // ---- sense §2–§11 (sense:C1–C6): events, replay, attention, cascade, surfacing chain, injected observations ----
+  ...((): Record<string, OpSpec> => {
+    const HLC: Shape = { map: { physical_ns: 'uint', logical: 'uint' } };
+    const EVENT: Shape = {
+      map: { physical_ns: 'uint', logical: 'uint', source: 'text', trust: 'text', payload: 'bytes', line: 'text', valid_time_ns: 'uint' },
+      optional: ['valid_time_ns'],
+    };
+    const OUTCOME: Shape = { enum: ['surface', 'hold:value', 'hold:budget'] };
+    const HIGHLIGHT: Shape = { map: { probe: 'text', score: 'uint' } };
+    const SENSE_COST: Shape = { map: { uj: 'uint', provenance: PROVENANCE, coverage: { enum: ['Partial'] } }, optional: ['coverage'] };
+    return {
+      'sense.event-id': { about: 'sense §2, §3 (C2)', args: { map: { event: EVENT } }, result: { map: { event_id: cid, payload: cid } } },
+      'sense.replay': {
+        about: 'sense §3 (C1)',
+        args: { map: { events: { array: EVENT }, since: HLC }, optional: ['since'] },
+        result: { map: { event_ids: { array: cid }, replay_digest: cid } },
+      },
+      'sense.clock': { about: 'sense §3 (C1)', args: { map: { seed: HLC, anchors: { array: 'uint' } }, optional: ['seed'] }, result: { map: { stamps: { array: HLC } } } },
+      'sense.project': {
+        about: 'sense §4',
+        args: { map: { events: { array: { map: { source: 'text', trust: 'text' } } } } },
+        result: { map: { projections: { array: { map: { salience: 'uint', novelty: 'uint', uncertainty: 'uint' } } } } },
+      },
+      'sense.detect': {
+        about: 'sense §5 (C3)',
+        args: { map: { probe: 'text', scores: { array: 'uint' } } },
+        result: { map: { highlights: { array: { map: { index: 'uint', score: 'uint' } } } } },
+      },
+      'sense.gate': {
+        about: 'sense §5 (C3)',
+        args: {
+          map: {
+            highlights: { array: HIGHLIGHT },
+            user: { map: { engagement_ppm: 'uint', active_modality: 'text', surface_modality: 'text' } },
+            budget_uj: 'uint',
+            price_uj: 'uint',
+          },
+        },
+        result: { map: { decisions: { array: { map: { value: 'uint', cost: 'uint', outcome: OUTCOME, charged_uj: 'uint', budget_uj: 'uint' } } } } },
+      },
+      'sense.ask': {
+        about: 'sense §6 (C4)',
+        args: { map: { events: { array: EVENT }, query: 'text', k: 'uint' } },
+        result: {
+          map: {
+            tier: { enum: ['tier0', 'fallback'] },
+            model_calls: 'uint',
+            answer: 'text',
+            spans: { array: cid },
+            envelope_id: cid,
+            energy: { map: { measured_uj: 'uint', estimated_uj: 'uint', provenance: PROVENANCE }, optional: ['measured_uj'] },
+          },
+        },
+      },
+      'sense.seal': {
+        about: 'sense §8 (C5)',
+        args: {
+          map: {
+            host_seed: 'bytes32',
+            decisions: {
+              array: {
+                map: { event_id: cid, trust: 'text', highlight: HIGHLIGHT, value: 'uint', cost: 'uint', decision: OUTCOME, charged_uj: 'uint', budget_uj: 'uint' },
+              },
+            },
+          },
+        },
+        result: { map: { links: { array: 'bytes' }, link_ids: { array: cid } } },
+      },
+      'sense.verify-chain': {
+        about: 'sense §8 (C5)',
+        args: { map: { host: did, links: { array: 'bytes' } } },
+        result: { map: { n: 'uint', break: { map: { index: 'uint', reason: 'text' } } }, optional: ['break'] },
+      },
+      'sense.inject': {
+        about: 'sense §11 (C6)',
+        args: {
+          map: {
+            link: 'bytes',
+            recipient: did,
+            position: 'uint',
+            destination: 'text',
+            run_state: { enum: ['running', 'parked'] },
+            wake_authority: 'bytes',
+            delivery: SENSE_COST,
+          },
+          optional: ['wake_authority'],
+        },
+        result: { map: { frame: 'bytes', frame_id: cid } },
+      },
+      'sense.agent-kinds': { about: 'sense §11 (C6)', args: { map: {} }, result: { map: { kinds: { array: 'text' } } } },
+      'sense.agent-author': { about: 'sense §11 (C6)', args: { map: { kind: 'text' } }, result: { map: {} } },
+    };
+  })(),
+  // ---- end sense ----
+  // ---- jouleclaw §22 transparency log (C-TLOG): heads are the wire form of impl/jouleclaw/tlog-head.ts ----
+  ...((): Record<string, OpSpec> => {
+    const decide = DECIDE_ARGS as { map: Readonly<Record<string, Shape>>; optional: readonly string[] };
+    const ENTRY: Shape = { map: { index: 'uint', head: 'bytes', proof: { array: 'bytes32' } } };
+    return {
+      'tlog.new': { about: 'jouleclaw §22 (C-TLOG)', args: { map: { steward_seed: 'bytes32', capacity: 'uint' }, optional: ['capacity'] }, result: { map: { log: 'text' } } },
+      'tlog.append': { about: 'jouleclaw §22.1, §22.2 (C-TLOG)', args: { map: { log: 'text', receipt: 'bytes', now_s: 'uint' } }, result: ENTRY },
+      'tlog.decide': {
+        about: 'jouleclaw §22.3 (C-TLOG): point.decide, appended before it answers',
+        args: { map: { ...decide.map, log: 'text' }, optional: decide.optional },
+        result: { map: { verdict: VERDICT, deny_reason: 'text', receipt: 'bytes', entry: ENTRY }, optional: ['deny_reason', 'receipt', 'entry'] },
+      },
+      'tlog.head': { about: 'jouleclaw §22.2 (C-TLOG)', args: { map: { log: 'text', now_s: 'uint' } }, result: { map: { head: 'bytes' } } },
+      'tlog.inclusion': { about: 'jouleclaw §22.1 (C-TLOG)', args: { map: { log: 'text', index: 'uint', size: 'uint' } }, result: { map: { proof: { array: 'bytes32' } } } },
+      'tlog.consistency': { about: 'jouleclaw §22.3 (C-TLOG)', args: { map: { log: 'text', size1: 'uint', size2: 'uint' } }, result: { map: { proof: { array: 'bytes32' } } } },
+      'tlog.verify-head': {
+        about: 'jouleclaw §22.2 (C-TLOG)',
+        args: { map: { head: 'bytes', steward: 'text' } },
+        result: { map: { size: 'uint', root: 'bytes32', timestamp: 'uint' } },
+      },
+      'tlog.verify-inclusion': {
+        about: 'jouleclaw §22.2 (C-TLOG)',
+        args: { map: { head: 'bytes', steward: 'text', receipt: 'bytes', index: 'uint', proof: { array: 'bytes' } } },
+        result: { map: {} },
+      },
+      'tlog.verify-consistency': {
+        about: 'jouleclaw §22.2, §22.3 (C-TLOG)',
+        args: { map: { head1: 'bytes', head2: 'bytes', steward: 'text', proof: { array: 'bytes' } } },
+        result: { map: {} },
+      },
+    };
+  })(),
+  // ---- end jouleclaw §22 ----
+  // ---- jouleclaw §2/§7 cascade receipts, §16 contracts and verdict receipts, §17 handoffs and the run journal ----
+  // contracts, evidence, verdicts and cascade receipts cross as JSON text (they hold booleans the wire has no form for)
+  ...(() => {
+    const RUN: Shape = { map: { run: 'text' } };
+    const NODES: Shape = { array: { map: { node_id: 'text', replay: { enum: ['safe', 'never'] } }, optional: ['replay'] } };
+    const HANDOFF_IN: Shape = {
+      map: {
+        worker: 'text',
+        node_id: 'text',
+        feature_id: 'text',
+        closed_at: 'uint',
+        completed: { array: 'text' },
+        undone: { array: 'text' },
+        commands: { array: { map: { argv: { array: 'text' }, exit_code: 'any' } } },
+        issues_found: { array: 'text' },
+        procedures_followed: { array: 'text' },
+      },
+      optional: ['node_id', 'feature_id', 'completed', 'undone', 'commands', 'issues_found', 'procedures_followed'],
+    };
+    return {
+      'jc.receipt.build': { about: 'jouleclaw §2', args: { map: { walk_json: 'text' } }, result: { map: { receipt_json: 'text' } } },
+      'jc.receipt.check': { about: 'jouleclaw §2, §7', args: { map: { receipt_json: 'text' } }, result: { map: { receipt_json: 'text' } } },
+      'jc.receipt.open': {
+        about: 'jouleclaw §7, §10',
+        args: { map: { receipt: 'bytes' } },
+        result: { map: { kind: { enum: ['cascade', 'policy', 'verdict', 'unknown'] }, jc_receipt: 'text', core_json: 'text' }, optional: ['core_json'] },
+      },
+      'jc.contract.check': { about: 'jouleclaw §16.1, §16.6', args: { map: { contract_json: 'text' } }, result: { map: { contract_hash: 'text' } } },
+      'jc.contract.verify': { about: 'jouleclaw §16.4–§16.6', args: { map: { contract_json: 'text', evidence_json: 'text' } }, result: { map: { verdict_json: 'text' } } },
+      'jc.verdict.seal': {
+        about: 'jouleclaw §16.7',
+        args: {
+          map: { steward_seed: 'bytes32', id: 'text', closed_at: 'text', engine_id: 'text', audit_sequence: 'uint', verdict_json: 'text', contract_json: 'text' },
+          optional: ['contract_json'],
+        },
+        result: { map: { receipt: 'bytes' } },
+      },
+      'jc.verdict.open': { about: 'jouleclaw §16.7', args: { map: { receipt: 'bytes', contract_json: 'text' }, optional: ['contract_json'] }, result: { map: { wire_json: 'text' } } },
+      'jc.run.start': { about: 'jouleclaw §17.3', args: { map: { run_id: 'text', nodes: NODES } }, result: RUN },
+      'jc.run.open': {
+        about: 'jouleclaw §17.2, §17.3',
+        args: { map: { entries: { array: 'bytes', min: 1 } } },
+        result: { map: { run: 'text', in_flight: { array: 'text' }, handoffs: { array: 'any' } } },
+      },
+      'jc.run.dispatch': { about: 'jouleclaw §17.3', args: { map: { run: 'text', node_id: 'text' } }, result: { map: {} } },
+      'jc.run.complete': { about: 'jouleclaw §17.3', args: { map: { run: 'text', node_id: 'text', energy_uj: 'uint' } }, result: { map: {} } },
+      'jc.run.recover': {
+        about: 'jouleclaw §17.3',
+        args: { map: { run: 'text', observed_uj: { textMap: 'uint' } }, optional: ['observed_uj'] },
+        result: { map: { interrupted: { array: 'text' } } },
+      },
+      'jc.run.approve': { about: 'jouleclaw §17.3', args: { map: { run: 'text', node_id: 'text', approved_by: 'text' } }, result: { map: {} } },
+      'jc.run.fail': { about: 'jouleclaw §17.3', args: { map: { run: 'text', reason: 'text' } }, result: { map: {} } },
+      'jc.run.handoff': { about: 'jouleclaw §17.1, §17.2', args: { map: { run: 'text', handoff: HANDOFF_IN } }, result: { map: { handoff: 'any' } } },
+      'jc.run.state': {
+        about: 'jouleclaw §17.3',
+        args: RUN,
+        result: {
+          map: { ready: { array: 'text' }, in_flight: { array: 'text' }, held: { array: 'text' }, completed: { array: 'text' }, status: { enum: ['running', 'failed'] }, entries: { array: 'bytes' } },
+        },
+      },
+    } satisfies Record<string, OpSpec>;
+  })(),
+  // ---- end jouleclaw §2/§7/§16/§17 ----
+  // ---- jouleclaw §8 agent identity, §9 policy engine, §10 policy_digest and policy/1 receipt ----
+  ...(() => {
+    const PREDICATE: Shape = {
+      map: { kind: { enum: ['filesystem', 'network', 'process'] }, path_glob: 'text', modes: { array: 'text' }, host_glob: 'text', from: 'uint', to: 'uint', methods: { array: 'text' }, binary_glob: 'text' },
+      optional: ['path_glob', 'modes', 'host_glob', 'from', 'to', 'methods', 'binary_glob'],
+    };
+    // agents: "any" or an array of ids (checked by the implementation under test)
+    const POLICY: Shape = { map: { version: 'uint', rules: { array: { map: { name: 'text', effect: { enum: ['allow', 'deny'] }, agents: 'any', action: PREDICATE } } } } };
+    const ACTION: Shape = {
+      map: { kind: { enum: ['filesystem', 'network', 'process'] }, path: 'text', mode: 'text', host: 'text', port: 'uint', method: 'text', binary: 'text', argv: { array: 'text' } },
+      optional: ['path', 'mode', 'host', 'port', 'method', 'binary', 'argv'],
+    };
+    const DECISION: Shape = { map: { kind: { enum: ['allow', 'deny'] }, rule: 'text', reason: { enum: ['no_matching_allow', 'explicit_deny'] } }, optional: ['rule', 'reason'] };
+    const EVENT: Shape = { map: { sequence: 'uint', policy_version: 'uint', policy_digest: 'text', agent: 'text', action: ACTION, decision: DECISION }, optional: ['policy_digest'] };
+    const FIELDS = { id: 'text', closed_at: 'text', engine_id: 'text', audit_sequence: 'uint', policy_version: 'uint', policy_digest: 'text', agent: 'text', action: ACTION, decision: DECISION } as const;
+    const STEP: Shape = {
+      map: {
+        evaluate: { map: { agent: 'text', action: ACTION } },
+        install: POLICY,
+        seal: { map: { step: 'uint', id: 'text', closed_at: 'text', bind: { enum: ['digest', 'none'] } } },
+      },
+      optional: ['evaluate', 'install', 'seal'],
+    };
+    return {
+      'jc.policy-digest': { about: 'jouleclaw §10.1', args: { map: { policy: POLICY } }, result: { map: { digest: 'text' } } },
+      'jc.policy-evaluate': {
+        about: 'jouleclaw §9, §10.1',
+        args: { map: { engine_id: 'text', policy: POLICY, steward_seed: 'bytes32', steps: { array: STEP, min: 1 } }, optional: ['policy', 'steward_seed'] },
+        result: {
+          map: { results: { array: { map: { event: EVENT, installed: 'uint', refused: { enum: ERROR_CODES }, receipt: 'bytes' }, optional: ['event', 'installed', 'refused', 'receipt'] } }, audit: { array: EVENT } },
+        },
+      },
+      'jc.policy-receipt': {
+        about: 'jouleclaw §10',
+        args: { map: { steward_seed: 'bytes32', ...FIELDS }, optional: ['policy_digest'] },
+        result: { map: { receipt: 'bytes' } },
+      },
+      'jc.verify-policy-receipt': {
+        about: 'jouleclaw §10, §10.1',
+        args: { map: { receipt: 'bytes', steward: 'text', binding: { enum: ['required'] } }, optional: ['steward', 'binding'] },
+        result: { map: { core: { map: { jc_receipt: 'text', steward: 'text', ...FIELDS }, optional: ['policy_digest'] } } },
+      },
+      'jc.agent-check': {
+        about: 'jouleclaw §8',
+        args: { map: { handle: 'text', public_key: 'bytes', message: 'bytes', signature: 'bytes' }, optional: ['message', 'signature'] },
+        result: { map: { verdict: VALIDITY } },
+      },
+    } satisfies Record<string, OpSpec>;
+  })(),
+  // ---- end jouleclaw §8/§9/§10 ----
 };
 
 /** The envelope of a request. */

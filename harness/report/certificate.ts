@@ -27,15 +27,21 @@ export interface CertificatePayload {
   readonly vector_packs: ReadonlyArray<{ readonly name: string; readonly digest: string }>;
   readonly record_digest: string;
   readonly seed: number;
+  /** Sequences per differential property (issue 9): with the seed, what re-runs the certification exactly. */
+  readonly property_runs?: number;
   readonly verdicts: Readonly<Record<string, string>>;
   readonly counts: Readonly<Record<string, number>>;
   readonly unexpected: number;
   readonly issued_s: number;
   readonly signer: string;
+  // ---- re-verifiable transcripts (issue 9 item 5, harness/transcript/format.ts) ----
+  /** blake3 root of the run's transcript (hex), when certify ran with --transcript; absent otherwise, so older certificates still verify. */
+  readonly transcript_root?: string;
+  // ---- end transcripts ----
 }
 
 /** Builds the payload from the record's header, footer and class rows. */
-export function certificatePayload(h: Header, f: Footer, rows: readonly ClassRow[], recordDigest: string, signer: string, issued_s: number): CertificatePayload {
+export function certificatePayload(h: Header, f: Footer, rows: readonly ClassRow[], recordDigest: string, signer: string, issued_s: number, transcriptRoot?: string): CertificatePayload {
   return {
     certificate: 'jcp-conformance-certificate/1',
     suite: `${h.suite.name} ${h.suite.version}`,
@@ -45,11 +51,13 @@ export function certificatePayload(h: Header, f: Footer, rows: readonly ClassRow
     vector_packs: h.vector_packs,
     record_digest: recordDigest,
     seed: h.seed,
+    ...(h.property_runs !== undefined ? { property_runs: h.property_runs } : {}),
     verdicts: Object.fromEntries(rows.filter((r) => r.verdict !== 'NOT TESTED').map((r) => [r.class, r.verdict])),
     counts: f.counts,
     unexpected: f.unexpected,
     issued_s,
     signer,
+    ...(transcriptRoot !== undefined ? { transcript_root: transcriptRoot } : {}), // transcripts (issue 9 item 5): omitted, never null
   };
 }
 

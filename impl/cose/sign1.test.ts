@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { cborTag, encodeCanonical } from '../cbor/index.ts';
 import { defaultEd25519, deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
 import { stewardKid } from '../receipt/seal.ts';
-import { decodeSign1, protectedHeaderBytes, sigStructure, signSign1 } from './sign1.ts';
+import { decodeSign1, protectedHeaderBytes, sigPrefixRoom, sigStructure, signSign1, signSign1InPlace } from './sign1.ts';
 
 const steward = keyPairFromSeed(deriveSeed('steward'));
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -35,5 +35,27 @@ describe('COSE_Sign1 assembly', () => {
     const own = decodeSign1(signSign1(Uint8Array.of(0xa0), stewardKid(steward.did), steward.seed, defaultEd25519()));
     expect(own.unprotected.size).toBe(0);
     expect(own.signature).toHaveLength(64);
+  });
+
+  it('signSign1InPlace gives the copying path\'s bytes, with room to spare, exactly enough, or too little (fallback)', () => {
+    const prot = protectedHeaderBytes(stewardKid(steward.did));
+    for (const len of [0, 23, 24, 255, 256, 700, 65535, 65536]) {
+      const payload = Uint8Array.from({ length: len }, (_, i) => (i * 31 + 7) & 0xff);
+      const expected = hex(signSign1(payload, stewardKid(steward.did), steward.seed, defaultEd25519()));
+      const exact = 12 + 2 + prot.length + 1 + (len < 24 ? 1 : len < 0x100 ? 2 : len < 0x10000 ? 3 : 5); // the prefix itself
+      expect(sigPrefixRoom(prot)).toBeGreaterThanOrEqual(exact);
+      for (const room of [sigPrefixRoom(prot) + 9, exact, exact - 1, 0]) {
+        const frame = new Uint8Array(room + len + 5).fill(0xee);
+        frame.set(payload, room);
+        const env = signSign1InPlace(frame, room, room + len, prot, steward.seed, defaultEd25519());
+        expect(hex(env)).toBe(expected);
+        // the result is a plain array on an ArrayBuffer of its own, never a view of the caller's frame
+        expect(env.buffer).not.toBe(frame.buffer);
+        expect(env.byteOffset).toBe(0);
+        expect(env.buffer.byteLength).toBe(env.length);
+        // the payload itself is left as it was
+        expect(hex(frame.subarray(room, room + len))).toBe(hex(payload));
+      }
+    }
   });
 });

@@ -65,12 +65,10 @@ function writeBstrHead(out: Uint8Array, o: number, len: number): number {
 type Piece = Uint8Array | { readonly raw: Uint8Array };
 
 /** Concatenates canonical pieces into one allocation, copying each byte string once. */
-function assemble(pieces: readonly Piece[], scratch = false): Uint8Array {
+function assemble(pieces: readonly Piece[]): Uint8Array {
   let n = 0;
   for (const p of pieces) n += p instanceof Uint8Array ? bstrHeadSize(p.length) + p.length : p.raw.length;
-  // a scratch result (a Sig_structure, signed or verified and then dropped) may live in Node's shared Buffer pool;
-  // anything handed to a caller gets an ArrayBuffer of its own
-  const out = scratch ? allocBytes(n, false) : new Uint8Array(n);
+  const out = new Uint8Array(n);
   let o = 0;
   for (const p of pieces) {
     if (p instanceof Uint8Array) {
@@ -96,9 +94,38 @@ export function sigStructure(protectedBytes: Uint8Array, payload: Uint8Array, ex
   return assemble([{ raw: SIG1_PREFIX }, protectedBytes, externalAad, payload]);
 }
 
-/** {@link sigStructure} in scratch memory, for a signature made or checked at once. */
+/** Bytes of a Sig_structure's prefix: everything before the payload's own bytes (no external aad). */
+function sigPrefixSize(protectedBytes: Uint8Array, payloadLength: number): number {
+  return SIG1_PREFIX.length + bstrHeadSize(protectedBytes.length) + protectedBytes.length + 1 + bstrHeadSize(payloadLength);
+}
+
+/**
+ * The room a Sig_structure's prefix (no external aad) may need before a payload under `protectedBytes`: what a caller
+ * of {@link signSign1InPlace} leaves free before the payload it writes (the payload's head taken at its longest).
+ */
+export function sigPrefixRoom(protectedBytes: Uint8Array): number {
+  return SIG1_PREFIX.length + bstrHeadSize(protectedBytes.length) + protectedBytes.length + 1 + 5;
+}
+
+/** Writes a Sig_structure's prefix (no external aad) at `out[o]`; returns where the payload's bytes go. */
+function writeSigPrefix(out: Uint8Array, o: number, protectedBytes: Uint8Array, payloadLength: number): number {
+  out.set(SIG1_PREFIX, o);
+  o = writeBstrHead(out, o + SIG1_PREFIX.length, protectedBytes.length);
+  out.set(protectedBytes, o);
+  o += protectedBytes.length;
+  out[o] = 0x40; // external_aad: the empty byte string
+  return writeBstrHead(out, o + 1, payloadLength);
+}
+
+/**
+ * {@link sigStructure} (no external aad) in scratch memory, for a signature made or checked at once: a scratch result
+ * may live in Node's shared Buffer pool; anything handed to a caller gets an ArrayBuffer of its own.
+ */
 function scratchSigStructure(protectedBytes: Uint8Array, payload: Uint8Array): Uint8Array {
-  return assemble([{ raw: SIG1_PREFIX }, protectedBytes, EMPTY, payload], true);
+  const pre = sigPrefixSize(protectedBytes, payload.length);
+  const out = allocBytes(pre + payload.length, false);
+  out.set(payload, writeSigPrefix(out, 0, protectedBytes, payload.length));
+  return out;
 }
 
 /** Seals `payload` as a tagged COSE_Sign1 signed with `seed`, protected header {1: −8, 4: kid}, unprotected {}. */
@@ -108,13 +135,43 @@ export function signSign1(payload: Uint8Array, kid: Uint8Array, seed: Uint8Array
 
 /** {@link signSign1} with the protected bucket already encoded (a steward's header never changes). */
 export function signSign1WithHeader(payload: Uint8Array, prot: Uint8Array, seed: Uint8Array, backend: Ed25519): Uint8Array {
-  const signature = backend.sign(seed, scratchSigStructure(prot, payload));
-  // 0xd2 = tag 18, 0x84 = array of 4, then protected bstr, unprotected {} (0xa0), payload bstr, signature bstr
-  return assemble([{ raw: TAG18_ARRAY4 }, prot, { raw: EMPTY_MAP }, payload, signature]);
+  return envelope(prot, payload, 0, payload.length, backend.sign(seed, scratchSigStructure(prot, payload)));
 }
 
-const TAG18_ARRAY4 = Uint8Array.of(0xd2, 0x84);
-const EMPTY_MAP = Uint8Array.of(0xa0);
+/**
+ * {@link signSign1WithHeader} over a payload already written at `frame[at, end)`, the bytes before it free for the
+ * caller's use: the Sig_structure's prefix is written there, in place, so the signed bytes are never copied. Falls
+ * back to the copying path when the room before the payload is too short. Same bytes either way.
+ */
+export function signSign1InPlace(frame: Uint8Array, at: number, end: number, prot: Uint8Array, seed: Uint8Array, backend: Ed25519): Uint8Array {
+  const len = end - at;
+  const start = at - sigPrefixSize(prot, len);
+  if (start < 0) return signSign1WithHeader(frame.subarray(at, end), prot, seed, backend);
+  writeSigPrefix(frame, start, prot, len);
+  const signature = backend.sign(seed, frame.subarray(start, end));
+  return envelope(prot, frame, at, end, signature);
+}
+
+/**
+ * The tagged COSE_Sign1 bytes of the payload `src[at, end)`, in an array of their own: 0xd2 = tag 18, 0x84 = array
+ * of 4, then the protected bstr, the unprotected {} (0xa0), the payload bstr and the signature bstr.
+ */
+function envelope(prot: Uint8Array, src: Uint8Array, at: number, end: number, signature: Uint8Array): Uint8Array {
+  const len = end - at;
+  const n = 3 + bstrHeadSize(prot.length) + prot.length + bstrHeadSize(len) + len + bstrHeadSize(signature.length) + signature.length;
+  const out = new Uint8Array(n);
+  out[0] = 0xd2;
+  out[1] = 0x84;
+  let o = writeBstrHead(out, 2, prot.length);
+  out.set(prot, o);
+  o += prot.length;
+  out[o++] = 0xa0;
+  o = writeBstrHead(out, o, len);
+  out.set(at === 0 && end === src.length ? src : src.subarray(at, end), o);
+  o = writeBstrHead(out, o + len, signature.length);
+  out.set(signature, o);
+  return out;
+}
 
 function malformed(msg: string, cause?: unknown): never {
   throw new JcpError('ERR_COSE_MALFORMED', msg, undefined, cause === undefined ? undefined : { cause });

@@ -15,8 +15,18 @@ export function contentId(value: CborInput): string {
   return contentIdOfBytes(encodeCanonical(value));
 }
 
+// Strings already seen to have the form, so that the ids a decision checks again and again (grant, resource, payload)
+// cost a set lookup rather than a regular-expression match; only strings that passed the match are ever added.
+const SEEN_MAX = 4096;
+const seen = new Set<string>();
+
 /** True when `s` has the form of a content id (64 lowercase hex digits). */
 export function isContentId(s: unknown): s is string {
-  return typeof s === 'string' && CONTENT_ID_RE.test(s);
+  if (typeof s !== 'string' || s.length !== 64) return false;
+  if (seen.has(s)) return true;
+  if (!CONTENT_ID_RE.test(s)) return false;
+  if (seen.size >= SEEN_MAX) seen.clear();
+  seen.add(s);
+  return true;
 }
 

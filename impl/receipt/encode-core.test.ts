@@ -8,7 +8,7 @@ import { contentId } from '../jcp/content-id.ts';
 import { createEnforcementPoint } from '../jcp/enforcement-point.ts';
 import { grantId, mintGrant } from '../jcp/grant.ts';
 import { coreToCbor, type ReceiptCore } from './core.ts';
-import { encodeReceiptCore } from './encode-core.ts';
+import { encodeReceiptCore, writeReceiptCoreAt } from './encode-core.ts';
 
 // the suite's fixed fast-check seed ("JCP"), overridable with FC_SEED / FC_RUNS to replay a failure
 const FC = {
@@ -66,5 +66,30 @@ describe('encodeReceiptCore returns bytes of its own', () => {
     encodeReceiptCore(b);
     expect(Buffer.from(first).equals(Buffer.from(copy))).toBe(true);
     expect(Object.getPrototypeOf(first)).toBe(Uint8Array.prototype);
+  });
+});
+
+describe('writeReceiptCoreAt', () => {
+  it('writes the generic encoder\'s bytes after the headroom asked for, or hands back the generic bytes at 0', () => {
+    const did = 'did:key:z6Mk' + 'a'.repeat(44);
+    const base = {
+      jcp_receipt: 'jcp/2', grant_id: 'b'.repeat(64), issuer: did, subject: did, resource: 'c'.repeat(64), action: 'call',
+      payload_hash: 'd'.repeat(64), frame_kind: 'tool-call', trust: 'control', verdict: 'allow', cost_uj: 1000n,
+      energy_provenance: 'Estimator', budget_remaining_uj: (1n << 62n) - 1000n, budget_uj: 1n << 62n, steward: did,
+    } as unknown as ReceiptCore;
+    const cores = [base, { ...base, verdict: 'deny', deny_reason: 'expired', chain_ids: ['e'.repeat(64), 'b'.repeat(64)] }, { ...base, action: 'appel-é' }];
+    for (const core of cores) {
+      const generic = hex(encodeCanonical(coreToCbor(core as ReceiptCore)));
+      for (const room of [0, 1, 80, 3000]) {
+        // twice: the second time the long strings come from the writer's cache
+        for (let k = 0; k < 2; k++) {
+          const w = writeReceiptCoreAt(core as ReceiptCore, room);
+          expect(hex(w.bytes.subarray(w.at, w.end))).toBe(generic);
+          const ascii = !(core as { action: string }).action.includes('é');
+          expect(w.at).toBe(ascii ? room : 0);
+          if (!ascii) expect(w.end).toBe(w.bytes.length);
+        }
+      }
+    }
   });
 });

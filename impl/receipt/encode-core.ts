@@ -13,19 +13,24 @@ type Field = (typeof FIELDS)[number];
 const ORDER: ReadonlyArray<{ readonly name: Field; readonly key: Uint8Array }> = FIELDS.map((name) => ({ name, key: encodeCanonical(name) })).sort(
   (a, b) => compareEncodedKeys(a.key, b.key),
 );
+const NAMES: readonly Field[] = ORDER.map((f) => f.name);
+const KEYS: readonly Uint8Array[] = ORDER.map((f) => f.key);
 
 const U64_MAX = (1n << 64n) - 1n;
 
-// One reused output buffer; the result is copied out, so no caller ever sees it.
-// Node's Buffer writes UTF-8 natively into it (one call per string instead of a loop per character).
-let buf = Buffer.alloc(2048);
+// One reused output array; every result handed to a caller is copied out of it (or is a view the caller was told is
+// overwritten by the next call). A plain Uint8Array, written byte by byte: for the short strings of a core a loop is
+// cheaper than a native UTF-8 write.
+let buf = new Uint8Array(2048);
+let view = new DataView(buf.buffer);
 let pos = 0;
 
 function ensure(n: number): void {
   if (pos + n <= buf.length) return;
-  const next = Buffer.alloc(Math.max(buf.length * 2, pos + n));
-  buf.copy(next, 0, 0, pos);
+  const next = new Uint8Array(Math.max(buf.length * 2, pos + n));
+  next.set(buf.subarray(0, pos));
   buf = next;
+  view = new DataView(buf.buffer);
 }
 
 function head(major: number, n: number): void {
@@ -52,19 +57,12 @@ function uint(n: bigint): void {
   if (n < 0x100000000n) return head(0, Number(n));
   ensure(9);
   buf[pos++] = 27;
-  const hi = Number(n >> 32n);
-  const lo = Number(n & 0xffffffffn);
-  buf[pos++] = (hi >>> 24) & 0xff;
-  buf[pos++] = (hi >>> 16) & 0xff;
-  buf[pos++] = (hi >>> 8) & 0xff;
-  buf[pos++] = hi & 0xff;
-  buf[pos++] = (lo >>> 24) & 0xff;
-  buf[pos++] = (lo >>> 16) & 0xff;
-  buf[pos++] = (lo >>> 8) & 0xff;
-  buf[pos++] = lo & 0xff;
+  view.setBigUint64(pos, n); // big-endian, the caller having checked n ≤ 2^64 − 1
+  pos += 8;
 }
 
-// Encoded text of the long strings a point seals again and again (DIDs, content ids), keyed by the string itself.
+// Encoded text of the long strings a point seals again and again (DIDs, content ids), keyed by the string itself:
+// a map hit and one block copy cost less than writing 56–64 characters one by one.
 const TEXT_CACHE_MAX = 4096;
 const textCache = new Map<string, Uint8Array>();
 
@@ -73,32 +71,44 @@ const textCache = new Map<string, Uint8Array>();
  * then holding junk past `pos` that the caller discards, when it is not.
  */
 function ascii(s: string): boolean {
-  const n = s.length;
-  if (n >= 40) {
-    const hit = textCache.get(s);
-    if (hit !== undefined) {
-      ensure(hit.length);
-      buf.set(hit, pos);
-      pos += hit.length;
-      return true;
-    }
-    const at = pos;
-    if (!asciiUncached(s)) return false;
-    if (textCache.size >= TEXT_CACHE_MAX) textCache.clear();
-    // a copy (Buffer's slice would be a view of the scratch buffer, overwritten by the next core)
-    textCache.set(s, new Uint8Array(buf.subarray(at, pos)));
+  if (s.length < 40) return asciiUncached(s);
+  const hit = textCache.get(s);
+  if (hit !== undefined) {
+    ensure(hit.length);
+    buf.set(hit, pos);
+    pos += hit.length;
     return true;
   }
-  return asciiUncached(s);
+  const at = pos;
+  if (!asciiUncached(s)) return false;
+  if (textCache.size >= TEXT_CACHE_MAX) textCache.clear();
+  textCache.set(s, buf.slice(at, pos));
+  return true;
 }
 
 function asciiUncached(s: string): boolean {
   const n = s.length;
   head(3, n);
-  ensure(3 * n);
-  const written = buf.write(s, pos, 'utf8');
-  pos += written;
-  return written === n;
+  ensure(n);
+  const b = buf;
+  const at = pos;
+  for (let i = 0; i < n; i++) {
+    const ch = s.charCodeAt(i);
+    if (ch > 0x7f) return false;
+    b[at + i] = ch;
+  }
+  pos = at + n;
+  return true;
+}
+
+/** Copies a (short) encoded key in. */
+function key(k: Uint8Array): void {
+  const n = k.length;
+  ensure(n);
+  const b = buf;
+  const at = pos;
+  for (let i = 0; i < n; i++) b[at + i] = k[i]!;
+  pos = at + n;
 }
 
 /**
@@ -108,8 +118,8 @@ function asciiUncached(s: string): boolean {
  */
 export function encodeReceiptCore(core: ReceiptCore): Uint8Array {
   const v = writeReceiptCore(core);
-  // a copy into a plain Uint8Array: the scratch buffer is a Buffer, whose slice() would be a view of it
-  return v.buffer === buf.buffer ? new Uint8Array(v) : v;
+  // a copy into an array of its own: the scratch array is overwritten by the next core
+  return v.buffer === buf.buffer ? v.slice() : v;
 }
 
 /**
@@ -117,27 +127,99 @@ export function encodeReceiptCore(core: ReceiptCore): Uint8Array {
  * caller that copies the bytes out before encoding another core (sealing does).
  */
 export function writeReceiptCore(core: ReceiptCore): Uint8Array {
-  const c = core as unknown as Record<string, unknown>;
-  let count = 0;
-  for (let i = 0; i < ORDER.length; i++) if (c[ORDER[i]!.name] !== undefined) count++;
+  const w = writeReceiptCoreAt(core, 0);
+  return w.bytes.subarray(w.at, w.end);
+}
+
+/** Where {@link writeReceiptCoreAt} left a core: `bytes[at, end)`. */
+export interface WrittenCore {
+  readonly bytes: Uint8Array;
+  readonly at: number;
+  readonly end: number;
+}
+
+/**
+ * Writes the canonical core at offset `headroom` of the internal array and returns it with that array: the caller may
+ * fill `bytes[0, at)` (e.g. with a COSE Sig_structure's prefix, so the signed bytes need no copy) and must be done
+ * with all of it before the next call. When the core takes the generic encoder's path, `bytes` is a fresh array of
+ * its own with `at` 0, and nothing lies before it.
+ */
+export function writeReceiptCoreAt(core: ReceiptCore, headroom: number): WrittenCore {
   pos = 0;
-  head(5, count);
-  for (let i = 0; i < ORDER.length; i++) {
-    const f = ORDER[i]!;
-    const v = c[f.name];
-    if (v === undefined) continue;
-    ensure(f.key.length);
-    buf.set(f.key, pos);
-    pos += f.key.length;
-    if (typeof v === 'string') {
-      if (!ascii(v)) return encodeCanonical(coreToCbor(core));
-    } else if (typeof v === 'bigint') {
-      if (v < 0n || v > U64_MAX) return encodeCanonical(coreToCbor(core));
-      uint(v);
-    } else if (Array.isArray(v)) {
-      head(4, v.length);
-      for (const x of v) if (typeof x !== 'string' || !ascii(x)) return encodeCanonical(coreToCbor(core));
-    } else return encodeCanonical(coreToCbor(core));
+  ensure(headroom + 1);
+  pos = headroom + 1; // the map head, one byte: a core has at most 18 fields (< 24), so it is patched in at the end
+  // The fields in ORDER (checked at load), each read by name: a keyed read per field costs more than the rest of the
+  // field's encoding. A field that is absent adds 0 to the count, one written adds 1, one the writer cannot take -1.
+  const c = core;
+  let n = 0;
+  let r: number;
+  if ((r = field(0, c.trust)) < 0) return generic(core);
+  n += r;
+  if ((r = field(1, c.action)) < 0) return generic(core);
+  n += r;
+  if ((r = field(2, c.issuer)) < 0) return generic(core);
+  n += r;
+  if ((r = field(3, c.cost_uj)) < 0) return generic(core);
+  n += r;
+  if ((r = field(4, c.steward)) < 0) return generic(core);
+  n += r;
+  if ((r = field(5, c.subject)) < 0) return generic(core);
+  n += r;
+  if ((r = field(6, c.verdict)) < 0) return generic(core);
+  n += r;
+  if ((r = field(7, c.grant_id)) < 0) return generic(core);
+  n += r;
+  if ((r = field(8, c.resource)) < 0) return generic(core);
+  n += r;
+  if ((r = field(9, c.budget_uj)) < 0) return generic(core);
+  n += r;
+  if ((r = field(10, c.chain_ids)) < 0) return generic(core);
+  n += r;
+  if ((r = field(11, c.frame_kind)) < 0) return generic(core);
+  n += r;
+  if ((r = field(12, c.deny_reason)) < 0) return generic(core);
+  n += r;
+  if ((r = field(13, c.jcp_receipt)) < 0) return generic(core);
+  n += r;
+  if ((r = field(14, c.payload_hash)) < 0) return generic(core);
+  n += r;
+  if ((r = field(15, c.energy_coverage)) < 0) return generic(core);
+  n += r;
+  if ((r = field(16, c.energy_provenance)) < 0) return generic(core);
+  n += r;
+  if ((r = field(17, c.budget_remaining_uj)) < 0) return generic(core);
+  n += r;
+  buf[headroom] = 0xa0 | n; // major type 5 (map), n pairs
+  return { bytes: buf, at: headroom, end: pos };
+}
+
+// The order the unrolled reads above follow; a mismatch with the computed canonical ORDER is a programming error.
+const UNROLLED: readonly Field[] = [
+  'trust', 'action', 'issuer', 'cost_uj', 'steward', 'subject', 'verdict', 'grant_id', 'resource', 'budget_uj', 'chain_ids',
+  'frame_kind', 'deny_reason', 'jcp_receipt', 'payload_hash', 'energy_coverage', 'energy_provenance', 'budget_remaining_uj',
+];
+if (UNROLLED.join() !== NAMES.join()) throw new Error(`encode-core: unrolled field order ${UNROLLED.join()} is not the canonical ${NAMES.join()}`);
+
+/** Writes field `i` of ORDER with value `v`: 0 when absent, 1 when written, -1 when only the generic encoder can. */
+function field(i: number, v: unknown): number {
+  if (v === undefined) return 0;
+  key(KEYS[i]!);
+  if (typeof v === 'string') return ascii(v) ? 1 : -1;
+  if (typeof v === 'bigint') {
+    if (v < 0n || v > U64_MAX) return -1;
+    uint(v);
+    return 1;
   }
-  return buf.subarray(0, pos);
+  if (Array.isArray(v)) {
+    head(4, v.length);
+    for (const x of v) if (typeof x !== 'string' || !ascii(x)) return -1;
+    return 1;
+  }
+  return -1;
+}
+
+/** The generic encoder's bytes of `core` (or its refusal), for what the direct writer does not handle. */
+function generic(core: ReceiptCore): WrittenCore {
+  const bytes = encodeCanonical(coreToCbor(core));
+  return { bytes, at: 0, end: bytes.length };
 }

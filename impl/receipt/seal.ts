@@ -1,9 +1,9 @@
 // jcp §8: "Every decision — allow and deny — seals as a JCR-1 receipt: canonical det-CBOR inside a COSE_Sign1 envelope".
-import { protectedHeaderBytes, signSign1WithHeader } from '../cose/sign1.ts';
+import { protectedHeaderBytes, sigPrefixRoom, signSign1InPlace } from '../cose/sign1.ts';
 import { JcpError } from '../errors.ts';
 import { defaultEd25519, type Ed25519, type KeyPair } from '../identity/ed25519.ts';
 import type { ReceiptCoreV2 } from './core.ts';
-import { writeReceiptCore } from './encode-core.ts';
+import { writeReceiptCoreAt } from './encode-core.ts';
 
 const utf8 = new TextEncoder();
 const headerCache = new Map<string, Uint8Array>();
@@ -38,6 +38,9 @@ export function sealReceipt(core: ReceiptCoreV2, steward: KeyPair, backend: Ed25
   if (core.steward !== steward.did) {
     throw new JcpError('ERR_BAD_ARGUMENT', `the core names steward ${core.steward} but is signed by ${steward.did}`);
   }
-  // the core is written into a scratch buffer and copied once into the Sig_structure and once into the envelope
-  return signSign1WithHeader(writeReceiptCore(core), headerFor(steward.did), steward.seed, backend);
+  // the core is written into a scratch buffer after room for the Sig_structure's prefix, signed there in place, and
+  // copied once, into the envelope
+  const prot = headerFor(steward.did);
+  const w = writeReceiptCoreAt(core, sigPrefixRoom(prot));
+  return signSign1InPlace(w.bytes, w.at, w.end, prot, steward.seed, backend);
 }

@@ -17,6 +17,7 @@ import {
   type DecisionFaults,
 } from './clause-faults.ts';
 import type { JudgeFault } from './judge.ts';
+import { MUTANT_PATCHES } from './patches.ts';
 import { stewardKid } from '../../impl/index.ts';
 
 /** The rule breakers and program faults variant-main.ts handles itself (kept as they were). */
@@ -150,13 +151,25 @@ export const MUTANT_BUILDERS: Readonly<Record<string, (base: Adapter) => Adapter
   'expired-before-signature': judge('expired-before-signature'),
   'subject-after-resource': judge('subject-after-resource'),
 
+  // C22 money ceilings: the funds axis of the narrowing checks off (attenuation and hop by hop)
+  'attenuate-money-amplified': axis('funds'),
+  // C19 injection: the C4 fault, filed under C19's clauses (the injection corpus is its own suite)
+  'injection-data-steers': judge('data-frame-allowed'),
+  // C18 DKG: participant 1 answered with participant 2's share, so no two-share signature verifies under the group key
+  'dkg-share-swapped': (b) => override(b, { 'threshold.dkg': (op, a) => {
+    const out = b.handle(op, a) as { participants: Array<Record<string, CborInput>> };
+    const ps = out.participants.map((x) => ({ ...x }));
+    if (ps.length >= 2) ps[0] = { ...ps[0]!, signing_share: ps[1]!['signing_share']! };
+    return { participants: ps };
+  } }),
+
   // C16 (claim pending)
   'no-chain-ids': (b) => resealReceipts(b, (core) => {
     core.delete('chain_ids');
   }),
 };
 
-/** Every id variant-main.ts answers to as a clause mutant. */
+/** Every clause-mutant id: those variant-main.ts serves, and the source patches served in process only. */
 export function knownMutantIds(): string[] {
-  return [...LEGACY_VARIANTS, ...Object.keys(MUTANT_BUILDERS)];
+  return [...LEGACY_VARIANTS, ...Object.keys(MUTANT_BUILDERS), ...Object.keys(MUTANT_PATCHES)];
 }

@@ -1,0 +1,122 @@
+// `jcp-conformance interop` (issue 9 item 4): objects made by one implementation — grants, chains, revocations,
+// receipts — verified and decided by every other, a producer × consumer matrix per class, judged against the
+// in-process reference (harness/interop/run.ts says how). Usage:
+//   interop --testee '<command>' [--testee '<command>' …] [--reference] [--classes C1,C3] [--report <dir>] [--timeout <ms>]
+// `--testee reference` (or `--reference`) names the in-process reference; participants keep the order given; one
+// is enough (it then produces for and consumes from itself). One testee process per participant serves every case.
+// Writes <report>/interop.json and <report>/interop.md (default reports/interop); exit 0 when every cell agrees,
+// 1 when any differs, 2 on a usage error.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Implementation } from '../implementation.ts';
+import { inProcessTransport } from '../drivers/in-process.ts';
+import { testeeTransport } from '../drivers/testee.ts';
+import { markdownReport, terminalReport } from './report.ts';
+import { runInterop, type InteropReport, type Participant } from './run.ts';
+import { SCENARIOS } from './scenarios.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The parsed command line of `interop`. */
+export interface InteropArgs {
+  /** Each participant: 'reference' for the in-process reference, else a testee command, in the order given. */
+  readonly participants: readonly string[];
+  readonly classes?: readonly string[];
+  readonly reportDir: string;
+  readonly timeoutMs?: number;
+}
+
+/** A usage error of `interop`. */
+export class InteropUsageError extends Error {
+  override readonly name = 'InteropUsageError';
+}
+
+/** Reads `interop`'s arguments (repeated --testee kept in order). */
+export function parseInteropArgs(argv: readonly string[]): InteropArgs {
+  const participants: string[] = [];
+  let classes: string[] | undefined;
+  let reportDir = join(ROOT, 'reports', 'interop');
+  let timeoutMs: number | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === '') throw new InteropUsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case '--testee':
+        participants.push(value());
+        break;
+      case '--reference':
+        participants.push('reference');
+        break;
+      case '--classes':
+        classes = value()
+          .split(',')
+          .map((c) => (c.includes(':') ? c : `jcp:${c}`));
+        break;
+      case '--report':
+        reportDir = resolve(value());
+        break;
+      case '--timeout': {
+        timeoutMs = Number(value());
+        if (!(timeoutMs > 0)) throw new InteropUsageError('--timeout must be a positive number of milliseconds');
+        break;
+      }
+      default:
+        throw new InteropUsageError(`unknown argument ${argv[i]}`);
+    }
+  }
+  if (participants.length === 0) throw new InteropUsageError("interop needs at least one --testee '<command>' (or --reference)");
+  const known = SCENARIOS.map((s) => s.cls);
+  for (const c of classes ?? []) if (!known.includes(c)) throw new InteropUsageError(`no interop scenario for ${c} (there are: ${known.join(', ')})`);
+  return { participants, reportDir, ...(classes ? { classes } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
+}
+
+/** The participants of a run: labels "ref" for the in-process reference, T1, T2 … for testees in order. */
+export function participantsOf(a: InteropArgs): Participant[] {
+  let t = 0;
+  let refs = 0;
+  return a.participants.map((p) => {
+    if (p === 'reference') {
+      refs++;
+      return { label: refs > 1 ? `ref${refs}` : 'ref', description: 'in-process reference', impl: new Implementation(inProcessTransport()) };
+    }
+    t++;
+    return { label: `T${t}`, description: p, impl: new Implementation(testeeTransport(p, a.timeoutMs ? { timeoutMs: a.timeoutMs } : {})) };
+  });
+}
+
+/** Runs interop as the arguments say and closes every testee afterwards. */
+export async function interop(a: InteropArgs, progress?: (line: string) => void): Promise<InteropReport> {
+  const ps = participantsOf(a);
+  try {
+    return await runInterop(ps, { ...(a.classes ? { classes: a.classes } : {}), ...(progress ? { progress: (m) => progress(`${m.cls}: ${m.cells.filter((c) => c.status === 'DIFFER').length ? 'some DIFFER' : 'done'}`) } : {}) });
+  } finally {
+    await Promise.all(ps.map((p) => p.impl.transport.close()));
+  }
+}
+
+/** JSON with bigints as decimal strings (the report holds none, but a stray one must not crash the write). */
+const toJson = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x), 2);
+
+/** The `interop` command: runs, prints the matrices, writes interop.json and interop.md; the exit code. */
+export async function interopCommand(argv: readonly string[]): Promise<number> {
+  let a: InteropArgs;
+  try {
+    a = parseInteropArgs(argv);
+  } catch (e) {
+    if (!(e instanceof InteropUsageError)) throw e;
+    process.stderr.write(`jcp-conformance interop: ${e.message}\n`);
+    return 2;
+  }
+  const report = await interop(a, (l) => process.stderr.write(`  ${l}\n`));
+  console.log(terminalReport(report));
+  mkdirSync(a.reportDir, { recursive: true });
+  writeFileSync(join(a.reportDir, 'interop.json'), toJson(report) + '\n');
+  writeFileSync(join(a.reportDir, 'interop.md'), markdownReport(report));
+  console.log(`reports in ${a.reportDir}: interop.json, interop.md`);
+  return report.agree ? 0 : 1;
+}

@@ -1,0 +1,51 @@
+// Unit tests of the verdict receipt "verdict-receipt/1" (verdict-receipt.ts, jouleclaw §16.7): verdict_json and
+// verdict_hash in the signed core, contract_hash bound, the JCR-1 envelope, and each refusal of the opener.
+import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
+import { describe, expect, it } from 'vitest';
+import { codeOf } from '../_test-support.ts';
+import { decodeCanonical, type CborMap } from '../cbor/index.ts';
+import { decodeSign1 } from '../cose/sign1.ts';
+import { deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
+import { contractHash } from './contract.ts';
+import { sealJcCore } from './receipt-envelope.ts';
+import { openVerdictReceipt, sealVerdictReceipt, verdictReceiptCore } from './verdict-receipt.ts';
+import { verifyContract, verdictJson } from './verdict.ts';
+
+const steward = keyPairFromSeed(deriveSeed('steward'));
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+const contract = {
+  jc_contract: 'contract/1',
+  title: 'm',
+  assertions: [{ id: 'A-1', title: 'x', priority: 'must_have', check: { kind: 'checker', checker_id: 'k' } }],
+  features: [{ id: 'F-1', title: 'f', claims: ['A-1'] }],
+};
+const other = { ...contract, title: 'other' };
+const verdict = verifyContract(contract, [{ kind: 'checker_result', checker_id: 'k', passed: true }]);
+const fields = { id: '00000000-0000-4000-8000-00000000000a', closed_at: '2026-11-30T05:00:00Z', engine_id: 'validator', audit_sequence: 7 };
+
+describe('verdict receipt (jouleclaw §16.7)', () => {
+  it('the signed core carries verdict_json (a string), verdict_hash = BLAKE3 of its bytes, and the contract hash', () => {
+    const env = sealVerdictReceipt(fields, steward, verdict, contract);
+    const core = decodeCanonical(decodeSign1(env).payload) as CborMap;
+    expect([...core.keys()].sort()).toEqual(['audit_sequence', 'closed_at', 'contract_hash', 'engine_id', 'id', 'jc_receipt', 'steward', 'verdict_hash', 'verdict_json']);
+    expect(core.get('jc_receipt')).toBe('verdict-receipt/1');
+    expect(typeof core.get('verdict_json')).toBe('string');
+    expect(core.get('verdict_json')).toBe(verdictJson(verdict));
+    expect(core.get('verdict_hash')).toBe(hex(nobleBlake3(new TextEncoder().encode(core.get('verdict_json') as string))));
+    expect(core.get('contract_hash')).toBe(contractHash(contract));
+    const opened = openVerdictReceipt(env, contract);
+    expect(opened.wire['verdict']).toEqual(JSON.parse(verdictJson(verdict)));
+  });
+
+  it('refuses to seal against a contract the verdict was not produced against', () => {
+    expect(codeOf(() => sealVerdictReceipt(fields, steward, verdict, other))).toBe('ERR_VERDICT_CONTRACT_MISMATCH');
+  });
+
+  it('the opener refuses a wrong verdict_hash, a core contract_hash not the verdict\'s, and another contract', () => {
+    const core = verdictReceiptCore(fields, steward.did, verdict);
+    expect(codeOf(() => openVerdictReceipt(sealJcCore({ ...core, verdict_hash: '00'.repeat(32) }, steward)))).toBe('ERR_VERDICT_HASH_MISMATCH');
+    expect(codeOf(() => openVerdictReceipt(sealJcCore({ ...core, contract_hash: contractHash(other) }, steward)))).toBe('ERR_VERDICT_CONTRACT_MISMATCH');
+    expect(codeOf(() => openVerdictReceipt(sealVerdictReceipt(fields, steward, verdict), other))).toBe('ERR_VERDICT_CONTRACT_MISMATCH');
+    expect(codeOf(() => openVerdictReceipt(sealJcCore({ ...core, jc_receipt: 'verdict-receipt/2' }, steward)))).toBe('ERR_JC_SCHEMA_UNKNOWN');
+  });
+});

@@ -1,0 +1,132 @@
+// Source-patch clause mutants (issue 7 item 4): ONE rule of the spec broken by a one-place textual change to a COPY of
+// an impl/ module — the "patch applied to a copy" of issue 7 item 4. impl/ itself is never edited: the kill matrix
+// serves the patched copy in process (mutation/vitest.matrix.config.ts), below the reference adapter only, so the
+// suite's oracle stays faithful. harness/self/kill-matrix.test.ts checks that each `find` occurs in its file exactly
+// once (a patch that no longer applies fails there, never silently serves the faithful reference). These mutants are
+// not served as testee processes (mutation/testees/variant-main.ts names them and refuses).
+
+/** One textual change to one impl/ file: `find` (exactly once in the file) becomes `replace`. */
+export interface SourcePatch {
+  /** The file, relative to the repository root. */
+  readonly file: string;
+  readonly find: string;
+  readonly replace: string;
+}
+
+/** A condition `if (cond)` made never true: the check it guards is skipped. */
+const skip = (file: string, cond: string): SourcePatch => ({ file, find: `if (${cond})`, replace: `if (false && (${cond}))` });
+/** Any text replaced. */
+const swap = (file: string, find: string, replace: string): SourcePatch => ({ file, find, replace });
+
+const ROT = 'impl/identity/rotation.ts';
+const CKP = 'impl/jcp/checkpoint.ts';
+const CHN = 'impl/jcp/channel.ts';
+const STD = 'impl/jcp/standing.ts';
+const WIRE = 'impl/wire/server.ts';
+const EN = 'impl/energy/energy.ts';
+const PL = 'impl/energy/plausibility.ts';
+const LV = 'impl/energy/liveness.ts';
+const DEC = 'impl/jcp/decide.ts';
+const EP = 'impl/jcp/enforcement-point.ts';
+const CONT = 'impl/jcp/continuation.ts';
+
+/** The source-patch mutants, by id. */
+export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = {
+  // ---- C12 rotation ----
+  'rotation-seq-gap-accepted': [skip(ROT, 'e.seq !== BigInt(i)')],
+  'rotation-parent-unchecked': [skip(ROT, 'e.parent !== want')],
+  'rotation-signature-unchecked': [skip(ROT, '!signatureHolds(se, backend)')],
+  'rotation-not-precommitted': [skip(ROT, 'nextKeyHash(pk) !== prev.next_hash'), skip(ROT, 'nextKeyHash(newKey.publicKey) !== p.next_hash')],
+  'inception-current-unchecked': [skip(ROT, 'e.current !== identity')],
+  // ---- C13 / C18 threshold ----
+  'threshold-too-few-signers': [skip('impl/identity/threshold.ts', '!Array.isArray(signers) || signers.length < min')],
+  // ---- C21 checkpoints ----
+  'amendment-self-steer': [skip(CKP, 'a.amender === g.subject')],
+  'amendment-any-issuer': [skip(CKP, 'a.amender !== g.issuer')],
+  'amendment-widens-budget': [skip(CKP, 'a.budget_uj > g.budget_uj')],
+  'amendment-above-remainder': [skip(CKP, 'rem.known && a.budget_uj > rem.uj')],
+  'amendment-verifier-lax': [swap(CKP, 'const fault = _amendmentFault(_grant(grant).grant, _checkpoint(checkpoint).checkpoint, a);\n  if (fault) fail(...fault);', 'const fault = _amendmentFault(_grant(grant).grant, _checkpoint(checkpoint).checkpoint, a);\n  void fault;')],
+  'absent-spend-read-zero': [swap(CKP, 'if (c.spent === undefined) return { known: false };', "if (c.spent === undefined) return { known: true, uj: grant.budget_uj };")],
+  'checkpoint-spend-decreases': [skip(CKP, '!crosses && next.spent!.uj < prev.spent.uj')],
+  'checkpoint-spend-omitted': [skip(CKP, 'next.spent === undefined')],
+  'amendment-wrong-checkpoint': [skip(CKP, 'a.checkpoint !== checkpointId(c)')],
+  // ---- C17 channels ----
+  'statement-forged-accepted': [skip(CHN, '!verifyStatementSignature(snap, backend)')],
+  'statement-stale-accepted': [skip(CHN, 's.seq <= prior.seq')],
+  'statement-regressing-accepted': [skip(CHN, 's.spent_uj < prior.spent_uj')],
+  'channel-settled-not-counted': [swap(CHN, 'if (local + settled + cost_uj > shared.budget_uj)', 'if (local + cost_uj > shared.budget_uj)')],
+  // ---- C20 standing grants ----
+  'policy-amplifies-budget': [skip(STD, 'p.per_firing_uj > g.budget_uj')],
+  'policy-any-issuer': [skip(STD, 'p.issuer !== g.issuer')],
+  'firing-wrong-event-class': [skip(STD, 'f.event_class !== p.event_class')],
+  'firings-not-exhausted': [skip(STD, 'firings(pid) >= p.max_firings')],
+  'firing-over-budget': [skip(STD, 'cumulative(gid) + p.per_firing_uj > budget')],
+  // ---- C8 wire (the endpoint the wire driver starts in process: scope suite) ----
+  'wire-stale-accepted': [skip(WIRE, 'skew > window')],
+  'wire-caller-signature-unchecked': [skip(WIRE, '!verifyWireSignature(w, backend)')],
+  'wire-repeat-redecided': [skip(WIRE, 'hit')],
+  'wire-decides-at-named-time': [swap(WIRE, 'cost: w.cost, now_s: now };', 'cost: w.cost, now_s: w.now };')],
+  'wire-oversize-accepted': [skip('impl/wire/codec.ts', 'len > this.cap')],
+  // ---- C9 energy honesty ----
+  'hwshunt-unmeasured-accepted': [skip(EN, "f.provenance === 'HwShunt' && measured_uj === undefined")],
+  'estimator-measured-accepted': [skip(EN, "f.provenance === 'Estimator' && measured_uj !== undefined")],
+  'provenance-overclaim-accepted': [skip(EN, 'provenanceRank(f.provenance) < provenanceRank(earned)')],
+  'counter-not-live-graded': [skip(EN, '!o.live')],
+  'counter-half-read-graded': [skip(EN, '!o.read_both_ends')],
+  'coverage-overclaim-accepted': [skip(EN, "f.obtained.how === 'counter' && f.obtained.covers === 'Partial' && coverage === 'Whole'")],
+  'rate-over-limit-accepted': [skip(PL, 't.limit_mw !== undefined && rateAbove(c, t.limit_mw)')],
+  'rate-under-draw-accepted': [skip(PL, 'rateBelow(c, floor_mw)')],
+  'rate-over-draw-accepted': [skip(PL, 'rateAbove(c, ceiling)')],
+  'frozen-counter-live': [skip(LV, 'advanced === 0')],
+  'lumpy-counter-live': [skip(LV, 'worst !== undefined && worst < LIVENESS_MIN_ADVANCES_PER_WINDOW')],
+  'psys-summed': [swap(LV, "if (z.name === 'psys') reason = 'psys';", "if (false) reason = 'psys';")],
+  // ---- C25 flow ----
+  'unlabelled-read-clean': [swap(DEC, "if (label === undefined) {\n    return ceilings.length > 0", "if (label === undefined) {\n    return undefined;\n    return ceilings.length > 0")],
+  'flow-ceiling-unchecked': [skip(DEC, '!labelLeq(label, flow.ceiling)')],
+  'taint-floor-any-accepted': [skip(DEC, "label.origins === 'any'")],
+  // ---- C24 caveats ----
+  'cost-caveat-at-authorize': [skip(DEC, "phase === 'authorize' && isCostDependent(c)")],
+  'settle-breach-not-debited': [swap(EP, 'debit(req, j.ids, j.verdict === \'allow\');\n      return seal(req, j, j.ids);', "if (j.verdict === 'allow') debit(req, j.ids, true);\n      return seal(req, j, j.ids);")],
+  'caveat-maxcost-unchecked': [swap(DEC, "if ('MaxCostUj' in c) return req.cost.uj <= c.MaxCostUj;", "if ('MaxCostUj' in c) return true;")],
+  'caveat-model-unchecked': [swap(DEC, "if ('ModelIn' in c) return req.frame.model !== undefined && c.ModelIn.includes(req.frame.model);", "if ('ModelIn' in c) return true;")],
+  'caveat-notafter-unchecked': [swap(DEC, "if ('NotAfter' in c) return req.now_s <= c.NotAfter;", "if ('NotAfter' in c) return true;")],
+  // ---- C22 money ----
+  'money-currency-unchecked': [skip(DEC, 'price.currency !== ceiling.currency')],
+  'money-ceiling-unchecked': [skip(DEC, 'prior + price.minor > ceiling.minor')],
+  'money-debited-on-deny': [swap(EP, "debit(req, j.ids, j.verdict === 'allow');", "debit(req, j.ids, true);")],
+  // ---- C8 continuations (§6.1) ----
+  'continuation-unknown-handle-served': [swap(CONT, "return sealRefusal(frame, x.presented.chain, 'chain-broken', 'the handle was never returned to a request decided here (or was closed or forgotten)', x.cost);", 'return relayed(point.decide({ frame, chain: x.presented.chain, caller: x.caller, cost: x.cost, now_s: x.now_s }));')],
+  'continuation-not-chained': [swap(CONT, 'payload_hash: contentId({ continues: w.last, handle: x.handle, sent: x.sent_hash })', 'payload_hash: contentId({ handle: x.handle, sent: x.sent_hash })')],
+  'continuation-not-metered': [swap(CONT, 'w.metered_uj += x.cost.uj;', '')],
+  'outcome-admitted-as-control': [swap(CONT, "kind: RESULT_KIND[w.frame.kind], trust: 'data', payload_hash: outcome_digest", "kind: RESULT_KIND[w.frame.kind], trust: 'control', payload_hash: outcome_digest")],
+  'closing-sum-whole': [swap(CONT, "const partial = between === undefined || w.partial || between.coverage === 'Partial';", "const partial = w.partial || between?.coverage === 'Partial';")],
+  // ---- C14 / C16 replay and accounting ----
+  'failed-receipts-skipped': [swap('impl/receipt/accounting.ts', 'failures.push(Object.freeze({ index, code: e.code, message: e.message }));', '')],
+  'replay-leaf-only': [swap('impl/receipt/replay.ts', 'for (const id of debitedIds(core)) spend.set(', 'for (const id of debitedIds(core).slice(-1)) spend.set(')],
+  'replay-counts-denied': [swap('impl/receipt/replay.ts', "if (core.verdict !== 'allow') return; // jcp §9 C3", "if (false) return; // jcp §9 C3")],
+  // ---- C26 one writer ----
+  'record-opened-when-held': [skip('impl/durable/lock.ts', '!r.ok')],
+  // ---- second round ----
+  'continuation-against-presented-chain': [swap(CONT, 'relayed(point.decide({ frame, chain: w.chain, caller: x.caller,', 'relayed(point.decide({ frame, chain: x.presented.chain, caller: x.caller,')],
+  'closing-record-control': [swap(CONT, "const frame: Frame = { ...w.frame, kind: RESULT_KIND[w.frame.kind], trust: 'data', payload_hash: record_id };", "const frame: Frame = { ...w.frame, kind: RESULT_KIND[w.frame.kind], trust: 'control', payload_hash: record_id };")],
+  'answers-not-flow-checked': [swap(CONT, 'now_s: x.now_s, ...(x.label !== undefined ? { label: x.label } : {}) }));', 'now_s: x.now_s }));')],
+  'cost-independent-not-resettled': [swap(DEC, 'if (!caveatHolds(c, req)) return deny(', "if ((phase !== 'settle' || isCostDependent(c)) && !caveatHolds(c, req)) return deny(")],
+  'breach-not-in-verdict': [swap(EP, 'debit(req, j.ids, j.verdict === \'allow\');\n      return seal(req, j, j.ids);', "debit(req, j.ids, j.verdict === 'allow');\n      return seal(req, j.verdict === 'deny' && j.deny_reason === 'caveat-unsatisfied' ? ({ verdict: 'allow', ids: j.ids } as never) : j, j.ids);")],
+  'model-written-absent': [swap('impl/jcp/codec.ts', '    payload_hash: f.payload_hash,\n    model: f.model,\n  };', "    payload_hash: f.payload_hash,\n    model: f.model ?? '',\n  };")],
+  'unlabelled-field-forwarded': [swap('impl/jcp/forward.ts', 'else dropped.push(f.name); // jcp §4.10', 'else omitted.push(f); // jcp §4.10')],
+  'omitted-fields-unnamed': [swap('impl/jcp/forward.ts', 'return { joined, omitted, dropped: dropped.sort() };', 'return { joined, omitted: [] as ForwardField[], dropped: dropped.sort() };')],
+  'partial-task-total': [swap('impl/energy/outcomes.ts', "if (e.coverage === 'Partial') throw new JcpError('ERR_ENERGY_PARTIAL_NOT_TOTAL'", "if (false) throw new JcpError('ERR_ENERGY_PARTIAL_NOT_TOTAL'")],
+  'partial-per-token-sealed': [swap('impl/energy/outcomes.ts', "if (e.coverage === 'Partial') return Object.freeze({ energy_uj, provenance: e.provenance, energy_coverage: 'Partial' as const, accepted_tokens });", '')],
+  'partial-per-token-read': [skip('impl/energy/outcomes.ts', "coverage === 'Partial' && p['uj_per_accepted_token'] !== undefined")],
+  'empty-list-whole': [swap('impl/energy/tree.ts', "const reasons = [...gaps, ...(declared_no_outside_delegation ? [] : ['undeclared-delegation'])];", 'const reasons = [...gaps];')],
+  'unconfirmed-walk-accepted': [swap('impl/energy/tree.ts', 'if (confirm === undefined || !walksAgree(walk, confirm)) gaps.push(', 'if (false) gaps.push(')],
+  'unsettled-member-accepted': [swap('impl/energy/tree.ts', 'if (walk.some((m) => !memberAtRest(m.threads))) gaps.push(', 'if (false) gaps.push(')],
+  'thread-left-core-unchecked': [skip('impl/energy/tree.ts', '!threadLeftCore(e.before_nj, e.after_nj)')],
+  'impossible-draw-kept': [swap(PL, 'const usable = t.draw_mw.filter((d) => d > 0n && (t.limit_mw === undefined || d <= t.limit_mw));', 'const usable = t.draw_mw.filter((d) => d > 0n);')],
+  'under-rate-near-idle': [swap(PL, 'return net > 0n ? net / GPU_UNDER_FACTOR : 0n;', 'return mean_draw_mw / GPU_UNDER_FACTOR;')],
+  'unjudgeable-graded': [swap(PL, "return Object.freeze({ verdict: 'indeterminate', rate_mw, reason: 'no-usable-draw', discarded });", "return Object.freeze({ verdict: 'not-refuted', rate_mw, ceiling_mw: 0n, discarded });")],
+};
+
+/** Patch mutants whose patched module the suite reaches outside the in-process driver (the wire driver's endpoint): the
+ * whole test file is loaded as the copy, so the patch applies wherever the module is used, the suite's side included. */
+export const SUITE_SCOPED: ReadonlySet<string> = new Set(['wire-stale-accepted', 'wire-caller-signature-unchecked', 'wire-repeat-redecided', 'wire-decides-at-named-time', 'wire-oversize-accepted']);

@@ -1,0 +1,24 @@
+// The kill matrix's vector-pack column (issue 7 item 4): the published conformance/v1 packs replayed from disk against
+// the implementation under test, one clauseIt per vector naming its clause ids — the replay half of
+// harness/conformance/vectors.test.ts without its freeze half (vectors:check regenerates every pack, which tells
+// nothing about a mutant and would cost the matrix a generator run per mutant). Imported by the matrix's wrapper files.
+import { describe, expect } from 'vitest';
+import { clauseIt } from '../harness/clause.ts';
+import { implementation } from '../harness/driver.ts';
+import { loadPacks, replayVector } from '../vectors/replay.ts';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const V1 = join(dirname(fileURLToPath(import.meta.url)), '..', 'vectors', 'conformance', 'v1');
+
+for (const { file, pack } of loadPacks(V1)) {
+  describe(`conformance/v1 ${file} (${pack.numberOfTests} vectors)`, () => {
+    for (const g of pack.testGroups) {
+      for (const t of g.tests) {
+        clauseIt(t.clauses, `${pack.area} tcId ${t.tcId} ${t.case} [${t.result}]: ${t.comment}`, async () => {
+          expect(await replayVector(implementation(), g.type, t)).toBeUndefined();
+        });
+      }
+    }
+  });
+}

@@ -1,0 +1,76 @@
+// The kill matrix's vitest configuration (issue 7 item 4): many clause mutants in ONE vitest run, served in process.
+// mutation/matrix.ts writes, per mutant and per test file it chose, a small wrapper test file
+// <plan dir>/<mutant id>/<path of the test file> that sets JCP_MUTANT (and JCP_EXTRA_CLAIMS) and imports the real test
+// file, so its tests register under the wrapper; vitest runs every wrapper of the batch on one pool of forks, with one
+// module transform for all (a vitest project per mutant would transform everything once per mutant).
+//   - A mutant built over the reference adapter (mutation/testees/registry.ts): a resolve hook hands the in-process
+//     driver (harness/drivers/in-process.ts) mutation/testees/mutant-adapter.ts instead of harness/adapter/reference.ts;
+//     it reads JCP_MUTANT when the driver builds its adapter. No testee subprocess is started.
+//   - A source-patch mutant (mutation/testees/patches.ts): the wrapper imports harness/adapter/reference.ts with the
+//     query ?jcp-mutant=<id>; every relative import below a module carrying that query is resolved with it too (a
+//     separate module instance; impl/errors.ts excepted, so one JcpError class is shared), and the mutant's patches are
+//     applied to that copy only. The suite's own oracle (harness/oracle.ts → impl/) stays the faithful one.
+// The plan ({ workers, dir }) is read from the JSON file named by $JCP_MATRIX_PLAN.
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vitest/config';
+import { MUTANT_PATCHES } from './testees/patches.ts';
+
+/** What mutation/matrix.ts asks one vitest run to do: run every wrapper under `dir` on `workers` forks. */
+export interface MatrixPlan {
+  readonly workers: number;
+  readonly dir: string;
+}
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const MUTANT_ADAPTER = join(ROOT, 'mutation', 'testees', 'mutant-adapter.ts');
+const planPath = process.env['JCP_MATRIX_PLAN'];
+if (!planPath) throw new Error('mutation/vitest.matrix.config.ts: JCP_MATRIX_PLAN (the plan file) is not set');
+const plan = JSON.parse(readFileSync(planPath, 'utf8')) as MatrixPlan;
+
+const slash = (p: string): string => p.replace(/\\/g, '/');
+const COPY = /\?jcp-mutant=([a-z0-9-]+)$/;
+
+const mutants: Plugin = {
+  name: 'jcp-mutants',
+  enforce: 'pre',
+  async resolveId(source, importer) {
+    if (COPY.test(source)) return source; // the wrapper's import of the patched copy's root
+    if (!importer) return null;
+    const copy = COPY.exec(importer);
+    const from = importer.split('?')[0]!;
+    if (!copy) return slash(from).endsWith('/harness/drivers/in-process.ts') && source === '../adapter/reference.ts' ? MUTANT_ADAPTER : null;
+    if (!source.startsWith('.')) return null;
+    const r = await this.resolve(source, from, { skipSelf: true });
+    if (!r || r.external) return r;
+    const file = r.id.split('?')[0]!;
+    return slash(file).endsWith('/impl/errors.ts') ? r : `${file}?jcp-mutant=${copy[1]}`;
+  },
+  transform(code, moduleId) {
+    const copy = COPY.exec(moduleId);
+    if (!copy) return null;
+    const file = slash(moduleId.split('?')[0]!);
+    let out = code;
+    for (const p of (MUTANT_PATCHES[copy[1]!] ?? []).filter((x) => file.endsWith(`/${x.file}`))) {
+      const at = out.indexOf(p.find);
+      if (at < 0 || out.indexOf(p.find, at + 1) >= 0) throw new Error(`mutant ${copy[1]}: the text to patch in ${p.file} is not there exactly once: ${p.find}`);
+      out = out.slice(0, at) + p.replace + out.slice(at + p.find.length);
+    }
+    return out === code ? null : { code: out, map: null };
+  },
+};
+
+export default defineConfig({
+  root: ROOT,
+  plugins: [mutants],
+  server: { fs: { strict: false } },
+  test: {
+    dir: plan.dir,
+    include: ['**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 60_000,
+    pool: 'forks',
+    maxWorkers: plan.workers,
+  },
+});
