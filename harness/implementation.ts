@@ -443,6 +443,10 @@ export class Implementation {
   async energyEfficiencyRead(payload: Readonly<Record<string, unknown>>): Promise<Readonly<Record<string, unknown>>> {
     return plain(await this.call('energy.efficiency-read', { payload: omitUndef({ ...payload }) })) as Record<string, unknown>;
   }
+  /** energy.efficiency-totals — totals over efficiency/1 payloads: sum, provenance floor, coverage floor, per-unit only when Whole (jcp §5.2). */
+  async energyEfficiencyTotals(payloads: ReadonlyArray<Readonly<Record<string, unknown>>>, units: bigint): Promise<Readonly<Record<string, unknown>>> {
+    return plain(await this.call('energy.efficiency-totals', { payloads: payloads.map((p) => omitUndef({ ...p })), units })) as Record<string, unknown>;
+  }
   /** energy.trace — an outcome traced to its activities by content-id: signed residual, floors (jcp §5.3). */
   async energyTrace(outcome: Readonly<Record<string, unknown>>, activity_ids: readonly string[], activities: Readonly<Record<string, Readonly<Record<string, unknown>>>>): Promise<Readonly<Record<string, unknown>>> {
     const acts = Object.fromEntries(Object.entries(activities).map(([k, v]) => [k, omitUndef({ ...v })]));

@@ -175,6 +175,7 @@ async function energy(run: Run): Promise<void> {
   await attempt('energy.task-total', () => impl.energyTaskTotal(figure));
   const payload = await attempt('energy.efficiency-seal', () => impl.energyEfficiencySeal(figure, 10n));
   await attempt('energy.efficiency-read', () => impl.energyEfficiencyRead(payload ?? { energy_uj: 5n }));
+  await attempt('energy.efficiency-totals', () => impl.energyEfficiencyTotals([payload ?? { energy_uj: 5n, provenance: 'Estimator' }], 1n));
   await attempt('energy.trace', () => impl.energyTrace({ uj: 5n, provenance: 'Estimator' }, ['a'], { a: { uj: 3n, provenance: 'Estimator' } }));
   await attempt('energy.conservation-floor', () => impl.energyConservationFloor(1000n, ['Estimator']));
   await attempt('energy.physical-bound', () => impl.energyPhysicalBound(5_000_000n, 1_000_000_000n, 1000n, 100_000n));

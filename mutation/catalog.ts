@@ -149,7 +149,7 @@ export const MUTANTS: readonly Mutant[] = [
   { id: 'wire-repeat-redecided', clauses: ['jcp/11#remember-decided-requests', 'jcp/11#repeat-gets-same-response', 'jcp/11#repeat-not-redecided', 'jcp/9#c8-wire'], class: 'jcp:C8', description: 'a request presented again is decided and debited again', applied: `${P('impl/wire/server.ts')} the remembered-response lookup skipped (suite scope)` },
   { id: 'wire-decides-at-named-time', clauses: ['jcp/11#decide-at-own-clock', 'jcp/11#not-decided-at-named-time'], class: 'jcp:C8', description: "the endpoint decides as of the time the request names, not its own clock", applied: `${P('impl/wire/server.ts')} now_s taken from the request (suite scope)` },
   { id: 'wire-oversize-accepted', clauses: ['jcp/11#reject-oversize'], class: 'jcp:C8', description: 'a message declaring more than the cap is read', applied: `${P('impl/wire/codec.ts')} the declared-length cap check of the frame reader skipped (suite scope)` },
-  { id: 'continuation-unknown-handle-served', clauses: ['jcp/6.1#unknown-handle-refused'], class: 'jcp:C8', description: 'a later exchange naming an unknown handle is decided against the chain it presents instead of refused', applied: `${P('impl/jcp/continuation.ts')} next() decides an unknown handle's exchange` },
+  { id: 'continuation-unknown-handle-served', clauses: ['jcp/6.1#unknown-handle-refused', 'jcp/6.1#client-text-checked'], class: 'jcp:C8', description: 'a later exchange naming an unknown handle is decided against the chain it presents instead of refused', applied: `${P('impl/jcp/continuation.ts')} next() decides an unknown handle's exchange` },
   { id: 'continuation-not-chained', clauses: ['jcp/6.1#continuation-receipt-chain'], class: 'jcp:C8', description: "a continuation's payload does not commit to the receipt it continues", applied: `${P('impl/jcp/continuation.ts')} continues: dropped from the payload` },
   { id: 'continuation-not-metered', clauses: ['jcp/6.1#continuation-metered'], class: 'jcp:C8', description: "later exchanges are left out of the work's metered sum", applied: `${P('impl/jcp/continuation.ts')} metered_uj not advanced` },
   { id: 'outcome-admitted-as-control', clauses: ['jcp/6.1#outcome-admitted-as-data'], class: 'jcp:C8', description: 'what comes back is admitted as control', applied: `${P('impl/jcp/continuation.ts')} admit() frames the outcome trust control` },
@@ -159,7 +159,7 @@ export const MUTANTS: readonly Mutant[] = [
   { id: 'estimator-measured-accepted', clauses: ['jcp/5#estimator-measured-absent'], class: 'jcp:C9', description: 'an Estimator figure with measured_uj is made', applied: `${P('impl/energy/energy.ts')} the check skipped` },
   { id: 'provenance-overclaim-accepted', clauses: ['jcp/5.1#provenance-not-overclaimed'], class: 'jcp:C9', description: 'a figure may claim better provenance than it earned', applied: `${P('impl/energy/energy.ts')} the provenance rank check skipped` },
   { id: 'counter-not-live-graded', clauses: ['jcp/5#not-live-no-hw-grade'], class: 'jcp:C9', description: 'a counter that is not live earns a hardware grade', applied: `${P('impl/energy/energy.ts')} counterInadmissible ignores liveness` },
-  { id: 'counter-half-read-graded', clauses: ['jcp/5.1#provenance-not-overclaimed'], class: 'jcp:C9', description: 'a backend that failed mid-reading still earns a hardware grade', applied: `${P('impl/energy/energy.ts')} counterInadmissible ignores read_both_ends` },
+  { id: 'counter-half-read-graded', clauses: ['jcp/5.1#provenance-not-overclaimed', 'jcp/9#c9-energy-honesty'], class: 'jcp:C9', description: 'a backend that failed mid-reading still earns a hardware grade', applied: `${P('impl/energy/energy.ts')} counterInadmissible ignores read_both_ends` },
   { id: 'coverage-overclaim-accepted', clauses: ['jcp/5#coverage-not-overclaimed'], class: 'jcp:C9', description: 'a figure may claim Whole coverage over a counter that reads part of the domain', applied: `${P('impl/energy/energy.ts')} the coverage check skipped` },
   { id: 'rate-over-limit-accepted', clauses: ['jcp/5#rate-over-bound-no-hw-grade', 'jcp/5#rate-checked-against-bound'], class: 'jcp:C9', description: "a counter whose rate exceeds the static limit is not refuted", applied: `${P('impl/energy/plausibility.ts')} the limit check skipped` },
   { id: 'rate-under-draw-accepted', clauses: ['jcp/5#rate-under-draw-no-hw-grade'], class: 'jcp:C9', description: 'a counter far below the board draw is not refuted', applied: `${P('impl/energy/plausibility.ts')} the under-rate check skipped` },
@@ -206,6 +206,11 @@ export const MUTANTS: readonly Mutant[] = [
   { id: 'impossible-draw-kept', clauses: ['jcp/5#impossible-bound-discarded'], class: 'jcp:C9', description: 'a draw reading above the static limit is kept as a bound', applied: `${P('impl/energy/plausibility.ts')} usableDraw keeps draws above the limit` },
   { id: 'under-rate-near-idle', clauses: ['jcp/5#floor-not-near-idle', 'jcp/5#floor-allows-imprecision'], class: 'jcp:C9', description: 'the under-rate floor takes no slack: it fires near idle', applied: `${P('impl/energy/plausibility.ts')} underRateFloorMw without GPU_DRAW_SLACK_MW` },
   { id: 'unjudgeable-graded', clauses: ['jcp/5#unjudgeable-no-hw-grade'], class: 'jcp:C9', description: 'a counter with no usable draw is graded not-refuted instead of indeterminate', applied: `${P('impl/energy/plausibility.ts')} the indeterminate verdict answered as not-refuted` },
+  { id: 'whole-coverage-read', clauses: ['jcp/5.2#intercept-coverage-one-value'], class: 'jcp:C9', description: 'a verifier reads energy_coverage "Whole" instead of refusing it', applied: `${P('impl/energy/outcomes.ts')} readCoverageField accepts Whole` },
+  { id: 'flow-check-before-capability', clauses: ['jcp/4.10#flow-check-position'], class: 'jcp:C25', description: 'the flow check runs before the chain, signature and capability checks', applied: `${P('impl/jcp/decide.ts')} the flowFault block moved up after the trust check` },
+  { id: 'no-exclusivity-opened', clauses: ['jcp/4.11#no-exclusivity-fail-open'], class: 'jcp:C26', description: 'a platform with no exclusivity opens the record unlocked', applied: `${P('impl/durable/lock.ts')} claimRecord returns where it must throw ERR_RECORD_NO_EXCLUSIVITY` },
+  { id: 'allowed-not-recorded', clauses: ['jcp/4.11#record-allowed-durably', 'jcp/11#record-before-deciding'], class: 'jcp:C14', description: 'an allowed decision is not appended to the durable record', applied: `${P('impl/durable/point.ts')} recordDecision appends denials only (suite scope: the wire's durable gate too)` },
+  { id: 'reopen-fresh-spend', clauses: ['jcp/4.11#re-establish-before-deciding', 'jcp/11#replay-before-new'], class: 'jcp:C14', description: 'a restart is a fresh budget: the record is not replayed on open', applied: `${P('impl/durable/point.ts')} open replays nothing (suite scope: the wire's durable gate too)` },
   // ---- builder mutants of the second round ----
   { id: 'attenuate-money-amplified', clauses: ['jcp/4.8#child-money-not-amplify', 'jcp/4.8#drop-raise-redenominate-refused'], class: 'jcp:C22', description: "a child may drop, raise or re-denominate its parent's money ceiling", applied: `${A} the funds axis off` },
   { id: 'injection-data-steers', clauses: ['jcp/6#outputs-tagged-data', 'jcp/9#c19-injection'], class: 'jcp:C19', description: 'a data-tagged frame (a tool output) may exercise a capability', applied: `${J} the trust check skipped (the C4 fault, filed for the injection corpus)` },
@@ -222,15 +227,15 @@ export const UNBROKEN: readonly Unbroken[] = [
     reason:
       "no single change is observable: §4.9 makes every child carry each caveat of its parent, and the chain check refuses a child that drops one (attenuation-violation) before caveats are evaluated, so the leaf's caveats contain every link's; evaluating the leaf's alone decides identically (see EQUIVALENT: caveats-leaf-only)",
   },
-  { clause: 'jcp/4.11#record-allowed-durably', reason: 'C14/C16 durable recording: not yet written (C16 is not claimed; its durable ops are another helper\'s in-progress work)' },
-  { clause: 'jcp/4.11#re-establish-before-deciding', reason: 'C14/C16: not yet written (claim pending)' },
-  { clause: 'jcp/4.11#in-flight-stays-debited', reason: 'C14/C16: not yet written (claim pending)' },
-  { clause: 'jcp/8.1#rebuild-by-replay', reason: 'C14/C16 point.replay: not yet written (claim pending)' },
-  { clause: 'jcp/9#c16-chained-replay', reason: 'C16 test-description clause: not yet written (claim pending)' },
-  { clause: 'jcp/4.5#statement-verified-and-counted', reason: 'C17 channels: not yet written (claim pending)' },
-  { clause: 'jcp/9#c17-channels', reason: 'C17 test-description clause: not yet written (claim pending)' },
-  { clause: 'jcp/4.6#policy-not-amplify', reason: 'C20 standing grants: not yet written (claim pending)' },
-  { clause: 'jcp/9#c20-standing', reason: 'C20 test-description clause: not yet written (claim pending)' },
+  { clause: 'jcp/4.11#in-flight-stays-debited', reason: 'C14/C16: not yet written (an in-flight entry left unresolved by a crash is replayed as debited; a mutant needs the crash child of harness/conformance/durable.test.ts, which the in-process matrix does not reach)' },
+  {
+    clause: 'jcp/4.9#no-invented-predicate',
+    reason: 'a prohibition on adding a predicate: the reference has no invented predicate to remove, and the caveat set is closed by the codec (an unknown variant is refused ERR_GRANT_MALFORMED), so no single change of its code breaks the rule observably',
+  },
+  {
+    clause: 'jcp/4.11#proceeding-checkable',
+    reason: 'conditional on proceeding without exclusivity, which the reference never does (it refuses ERR_RECORD_NO_EXCLUSIVITY; the mutant no-exclusivity-opened breaks that); there is no proceeding path whose checkability one change could remove',
+  },
 ];
 
 /** Mutants written, run, and found equivalent to the reference (no test can tell them apart), with why; not run. */

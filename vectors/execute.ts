@@ -8,6 +8,7 @@ import { fromHex, toHex } from '../impl/bytes.ts';
 import type { GroupType, Json, JsonObject } from './model.ts';
 import { decodeSignedMintPolicy, mintPolicyId } from '../impl/jcp/standing.ts';
 import { executeSequence } from './promoted.ts';
+import { executeJc } from './jc-execute.ts';
 
 const hex = (v: Json | undefined, what: string): Uint8Array => {
   if (typeof v !== 'string') throw new Error(`vector input ${what} must be a hex string`);
@@ -327,6 +328,12 @@ async function run(impl: Implementation, type: GroupType, inp: JsonObject): Prom
       const steward = inp['steward'] === undefined ? undefined : str(inp['steward'], 'steward');
       const r = await refusal(() => impl.verifyReceipt(hex(inp['receipt'], 'receipt'), steward));
       return 'error' in r ? { error: String(r.error) } : { core: toJson(r, 'core') };
+    }
+    default: {
+      // JouleClaw and Sense kinds (issue 8): vectors/jc-execute.ts
+      const r = await executeJc(impl, type, inp, decideFields);
+      if (!r) throw new Error(`no executor for group kind ${type}`);
+      return r;
     }
   }
 }

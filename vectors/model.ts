@@ -6,8 +6,15 @@
 /** The version of the generator that wrote a pack; bump when the pack format (not its content) changes. */
 export const GENERATOR_VERSION = '1';
 
+/** The JouleClaw group kinds (vectors/jc-execute.ts). */
+export const JC_GROUP_TYPES = ['TreeHeadVerify', 'LogInclusion', 'LogConsistency', 'LogDecisions', 'PolicyDigest', 'PolicyReceiptSeal', 'PolicyReceiptVerify', 'CascadeBuild', 'CascadeCheck', 'JcReceiptOpen', 'ContractCheck', 'ContractVerify', 'VerdictSeal', 'VerdictOpen', 'HandoffCommands', 'JournalScript', 'JournalOpen'] as const;
+/** The Sense group kinds (vectors/jc-execute.ts). */
+export const SENSE_GROUP_TYPES = ['SenseEventId', 'SenseReplay', 'SenseGate', 'SenseSeal', 'SenseVerifyChain'] as const;
+
 /** The operation kinds a test group may hold; each is replayed through one path of harness/implementation.ts. */
-export const GROUP_TYPES = ['GrantMint', 'GrantVerify', 'Attenuate', 'Decide', 'ReceiptVerify', 'PolicyAuthor', 'StandingFire', 'ChannelScript', 'EfficiencySeal', 'EfficiencyRead', 'TaskTotal', 'Trace', 'OpSequence'] as const;
+export const GROUP_TYPES = ['GrantMint', 'GrantVerify', 'Attenuate', 'Decide', 'ReceiptVerify', 'PolicyAuthor', 'StandingFire', 'ChannelScript', 'EfficiencySeal', 'EfficiencyRead', 'TaskTotal', 'Trace', 'OpSequence',
+  // JouleClaw (jouleclaw §2, §7, §10, §16, §17, §22) and Sense (sense §2, §3, §5, §8): vectors/jc-execute.ts
+  ...JC_GROUP_TYPES, ...SENSE_GROUP_TYPES] as const;
 export type GroupType = (typeof GROUP_TYPES)[number];
 
 /** A JSON value as it lies in a pack. */
@@ -51,7 +58,7 @@ export interface Pack {
 }
 
 /** The pack files of conformance/v1 and the schema file each names. */
-export const PACK_AREAS = ['grants', 'chains', 'decisions', 'receipts', 'legacy_jcp1', 'caveats', 'money', 'standing', 'channels', 'efficiency'] as const;
+export const PACK_AREAS = ['grants', 'chains', 'decisions', 'receipts', 'legacy_jcp1', 'caveats', 'money', 'standing', 'channels', 'efficiency', 'jouleclaw_tlog', 'jouleclaw_policy', 'jouleclaw_receipts', 'sense'] as const;
 export type PackArea = (typeof PACK_AREAS)[number];
 
 /** The file name of an area's pack. */

@@ -1,7 +1,7 @@
 // The named JSON Schemas (draft 2020-12) of the conformance/v1 packs, one per pack kind, written by vectors/gen.ts
 // into conformance/v1/schemas/ and checked against every pack by vectors/json-schema.ts. Built from shared pieces so
 // the schemas cannot drift apart; each admits only the group kinds its pack holds.
-import { GROUP_TYPES, schemaFile, type GroupType, type PackArea } from './model.ts';
+import { GROUP_TYPES, JC_GROUP_TYPES, SENSE_GROUP_TYPES, schemaFile, type GroupType, type PackArea } from './model.ts';
 import { PROPERTY_NAMES } from '../harness/property/differential.ts';
 
 type S = Record<string, unknown>;
@@ -62,8 +62,62 @@ const ENERGY: S = obj(['estimated_uj', 'provenance'], { measured_uj: UINT, estim
 const FIGURE: S = obj(['uj', 'provenance'], { uj: UINT, provenance: PROVENANCE, coverage: { const: 'Partial' } });
 const EFFICIENCY_PAYLOAD: S = { type: 'object' };
 
+// ---- issue 8: JouleClaw (jouleclaw §2, §7, §10, §16, §17, §22) and Sense (sense §2, §3, §5, §8) -------------------
+// JSON documents the spec defines (walks, receipts, contracts, evidence, verdicts, policies) are open objects: their
+// shape is the spec's, checked by the implementation under test, not by the pack schema.
+const ANY_OBJ: S = { type: 'object' };
+const HASHES: S = { type: 'array', items: HEX };
+const VALID: S = obj(['verdict'], { verdict: { const: 'valid' } });
+const HEAD_FIELDS: S = obj(['size', 'root', 'timestamp'], { size: UINT, root: CID, timestamp: UINT });
+const LOG_ENTRY: S = obj(['verdict'], { verdict: { enum: ['allow', 'deny'] }, deny_reason: { type: 'string' }, receipt: HEX, index: UINT, head: HEX, proof: HASHES });
+const POLICY: S = obj(['version', 'rules'], { version: UINT, rules: { type: 'array', items: ANY_OBJ } });
+const SENSE_EVENT: S = obj(['physical_ns', 'logical', 'source', 'trust', 'payload', 'line'], { physical_ns: UINT, logical: UINT, source: { type: 'string' }, trust: { type: 'string' }, payload: HEX, line: { type: 'string' }, valid_time_ns: UINT });
+const HLC: S = obj(['physical_ns', 'logical'], { physical_ns: UINT, logical: UINT });
+const CHAIN_VERIFIED: S = obj(['n'], { n: UINT, break: obj(['index', 'reason'], { index: UINT, reason: { type: 'string' } }) });
+const RUN_STATE: S = obj(['ready', 'in_flight', 'held', 'completed', 'status', 'entries'], { ready: { type: 'array' }, in_flight: { type: 'array' }, held: { type: 'array' }, completed: { type: 'array' }, status: { type: 'string' }, entries: HASHES });
+const JC_KINDS: Record<string, { inputs: S; expected: S }> = {
+  TreeHeadVerify: { inputs: obj(['head', 'steward'], { head: HEX, steward: DID }), expected: { anyOf: [HEAD_FIELDS, ERROR] } },
+  LogInclusion: { inputs: obj(['head', 'steward', 'receipt', 'index', 'proof'], { head: HEX, steward: DID, receipt: HEX, index: UINT, proof: HASHES }), expected: { anyOf: [VALID, ERROR] } },
+  LogConsistency: { inputs: obj(['head1', 'head2', 'steward', 'proof'], { head1: HEX, head2: HEX, steward: DID, proof: HASHES }), expected: { anyOf: [VALID, ERROR] } },
+  LogDecisions: {
+    inputs: obj(['steward_seed', 'steps', 'head_now_s'], { steward_seed: SEED, steps: { type: 'array', minItems: 1, items: STEP_IN }, head_now_s: UINT }),
+    expected: obj(['entries', 'head', 'head_fields', 'inclusion', 'consistency'], { entries: { type: 'array', items: LOG_ENTRY }, head: HEX, head_fields: HEAD_FIELDS, inclusion: { type: 'array', items: HASHES }, consistency: { type: 'array', items: HASHES } }),
+  },
+  PolicyDigest: { inputs: obj(['policy'], { policy: POLICY }), expected: { anyOf: [obj(['digest'], { digest: CID }), ERROR] } },
+  PolicyReceiptSeal: { inputs: obj(['steward_seed', 'fields'], { steward_seed: SEED, fields: ANY_OBJ }), expected: { anyOf: [obj(['receipt', 'core'], { receipt: HEX, core: ANY_OBJ }), ERROR] } },
+  PolicyReceiptVerify: { inputs: obj(['receipt'], { receipt: HEX, steward: DID, binding: { const: 'required' } }), expected: { anyOf: [obj(['core'], { core: ANY_OBJ }), ERROR] } },
+  CascadeBuild: { inputs: obj(['walk'], { walk: ANY_OBJ }), expected: { anyOf: [obj(['receipt'], { receipt: ANY_OBJ }), ERROR] } },
+  CascadeCheck: { inputs: obj(['receipt'], { receipt: ANY_OBJ }), expected: { anyOf: [obj(['receipt'], { receipt: ANY_OBJ }), ERROR] } },
+  JcReceiptOpen: { inputs: obj(['receipt'], { receipt: HEX }), expected: { anyOf: [obj(['kind', 'jc_receipt'], { kind: { type: 'string' }, jc_receipt: { type: 'string' }, core: ANY_OBJ }), ERROR] } },
+  ContractCheck: { inputs: obj(['contract'], { contract: ANY_OBJ }), expected: { anyOf: [obj(['contract_hash'], { contract_hash: CID }), ERROR] } },
+  ContractVerify: { inputs: obj(['contract', 'evidence'], { contract: ANY_OBJ, evidence: { type: 'array' } }), expected: { anyOf: [obj(['verdict_json', 'verdict'], { verdict_json: { type: 'string' }, verdict: ANY_OBJ }), ERROR] } },
+  VerdictSeal: {
+    inputs: obj(['steward_seed', 'id', 'closed_at', 'engine_id', 'audit_sequence', 'verdict_json'], { steward_seed: SEED, id: { type: 'string' }, closed_at: { type: 'string' }, engine_id: { type: 'string' }, audit_sequence: UINT, verdict_json: { type: 'string' }, contract: ANY_OBJ }),
+    expected: { anyOf: [obj(['receipt', 'wire'], { receipt: HEX, wire: ANY_OBJ }), ERROR] },
+  },
+  VerdictOpen: { inputs: obj(['receipt'], { receipt: HEX, contract: ANY_OBJ }), expected: { anyOf: [obj(['wire'], { wire: ANY_OBJ }), ERROR] } },
+  HandoffCommands: {
+    inputs: obj(['run_id', 'worker', 'closed_at', 'argvs'], { run_id: { type: 'string' }, worker: DID, closed_at: UINT, argvs: { type: 'array', minItems: 1, items: { type: 'array', items: { type: 'string' } } } }),
+    expected: { anyOf: [obj(['command_hashes'], { command_hashes: { type: 'array', items: CID } }), ERROR] },
+  },
+  JournalScript: {
+    inputs: obj(['run_id', 'nodes', 'ops'], { run_id: { type: 'string' }, nodes: { type: 'array', items: obj(['node_id'], { node_id: { type: 'string' }, replay: { enum: ['safe', 'never'] } }) }, ops: { type: 'array', items: ANY_OBJ }, observed_uj: { type: 'object', additionalProperties: UINT } }),
+    expected: obj(['ops', 'state', 'reopened', 'interrupted', 'recovered'], { ops: { type: 'array', items: ANY_OBJ }, state: RUN_STATE, reopened: obj(['in_flight', 'handoffs'], { in_flight: { type: 'array' }, handoffs: { type: 'array' } }), interrupted: { type: 'array' }, recovered: RUN_STATE }),
+  },
+  JournalOpen: { inputs: obj(['entries'], { entries: HASHES }), expected: { anyOf: [obj(['in_flight', 'handoffs'], { in_flight: { type: 'array' }, handoffs: { type: 'array' } }), ERROR] } },
+  SenseEventId: { inputs: obj(['event'], { event: SENSE_EVENT }), expected: { anyOf: [obj(['event_id', 'payload'], { event_id: CID, payload: CID }), ERROR] } },
+  SenseReplay: { inputs: obj(['events'], { events: { type: 'array', items: SENSE_EVENT }, since: HLC }), expected: { anyOf: [obj(['event_ids', 'replay_digest'], { event_ids: { type: 'array', items: CID }, replay_digest: CID }), ERROR] } },
+  SenseGate: {
+    inputs: obj(['highlights', 'user', 'budget_uj', 'price_uj'], { highlights: { type: 'array', items: obj(['probe', 'score'], { probe: { type: 'string' }, score: UINT }) }, user: obj(['engagement_ppm', 'active_modality', 'surface_modality'], { engagement_ppm: UINT, active_modality: { type: 'string' }, surface_modality: { type: 'string' } }), budget_uj: UINT, price_uj: UINT }),
+    expected: { anyOf: [obj(['decisions'], { decisions: { type: 'array', items: obj(['value', 'cost', 'outcome', 'charged_uj', 'budget_uj'], { value: UINT, cost: UINT, outcome: { enum: ['surface', 'hold:value', 'hold:budget'] }, charged_uj: UINT, budget_uj: UINT }) } }), ERROR] },
+  },
+  SenseSeal: { inputs: obj(['host_seed', 'decisions'], { host_seed: SEED, decisions: { type: 'array', minItems: 1, items: ANY_OBJ } }), expected: { anyOf: [obj(['links', 'link_ids', 'verified'], { links: HASHES, link_ids: { type: 'array', items: CID }, verified: CHAIN_VERIFIED }), ERROR] } },
+  SenseVerifyChain: { inputs: obj(['host', 'links'], { host: DID, links: HASHES }), expected: { anyOf: [CHAIN_VERIFIED, ERROR] } },
+};
+
 /** Each group kind's inputs and its expected outputs (success shape; a refusal is always `{error}`). */
 const KINDS: Record<GroupType, { inputs: S; expected: S }> = {
+  ...(JC_KINDS as Record<(typeof JC_GROUP_TYPES)[number] | (typeof SENSE_GROUP_TYPES)[number], { inputs: S; expected: S }>),
   GrantMint: { inputs: obj(['issuer_seed', 'grant'], { issuer_seed: SEED, grant: GRANT_FIELDS }), expected: { anyOf: [MINTED, ERROR] } },
   GrantVerify: { inputs: obj(['signed_grant'], { signed_grant: HEX }), expected: { anyOf: [obj(['verdict', 'grant_id'], { verdict: { enum: ['valid', 'invalid'] }, grant_id: CID }), ERROR] } },
   Attenuate: {
@@ -147,6 +201,11 @@ export const PACK_KINDS: Readonly<Record<PackArea, readonly GroupType[]>> = {
   standing: ['PolicyAuthor', 'StandingFire'],
   channels: ['ChannelScript'],
   efficiency: ['EfficiencySeal', 'EfficiencyRead', 'TaskTotal', 'Trace'],
+  // issue 8
+  jouleclaw_tlog: ['TreeHeadVerify', 'LogInclusion', 'LogConsistency', 'LogDecisions'],
+  jouleclaw_policy: ['PolicyDigest', 'PolicyReceiptSeal', 'PolicyReceiptVerify'],
+  jouleclaw_receipts: ['CascadeBuild', 'CascadeCheck', 'JcReceiptOpen', 'ContractCheck', 'ContractVerify', 'VerdictSeal', 'VerdictOpen', 'HandoffCommands', 'JournalScript', 'JournalOpen'],
+  sense: ['SenseEventId', 'SenseReplay', 'SenseGate', 'SenseSeal', 'SenseVerifyChain'],
 };
 
 /** The JSON Schema of `area`'s pack. */
@@ -160,7 +219,7 @@ export function schemaFor(area: PackArea): S {
       case: { type: 'string', pattern: '^[A-Za-z0-9^._-]+$' },
       comment: { type: 'string' },
       flags: { type: 'array', items: { type: 'string' } },
-      clauses: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^jcp/[0-9.]+#[a-z0-9-]+$' } },
+      clauses: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^(jcp|jouleclaw|sense)/[0-9.]+#[a-z0-9-]+$' } },
       result: { enum: ['valid', 'invalid', 'acceptable'] },
       inputs: KINDS[k].inputs,
       expected: KINDS[k].expected,

@@ -54,6 +54,7 @@ import {
   meterSpan,
   physicalBound,
   readEfficiencyPayload,
+  aggregateEfficiency,
   sumRaplPackages,
   taskTotalUj,
   traceOutcome,
@@ -573,6 +574,14 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
           const r = readEfficiencyPayload(Object.fromEntries([...p].map(([k, v]) => [String(k), typeof v === 'number' ? BigInt(v) : v])));
           return { energy_uj: r.energy_uj, provenance: r.provenance, ...(r.coverage === 'Partial' ? { coverage: 'Partial' } : {}) };
         },
+        // jcp §5.2 totals: every payload read as a verifier reads it, then aggregated (floors, per-unit only when Whole)
+        'energy.efficiency-totals': (a) => {
+          const list = a.get('payloads');
+          if (!Array.isArray(list) || list.length === 0) throw new JcpError('ERR_BAD_ARGUMENT', 'payloads must be a non-empty array of efficiency/1 payloads');
+          const read = list.map((x, i) => readEfficiencyPayload(Object.fromEntries([...map(x, `payloads[${i}]`)].map(([k, v]) => [String(k), typeof v === 'number' ? BigInt(v) : v]))));
+          const t = aggregateEfficiency(read, uint(a.get('units'), 'units'));
+          return { energy_uj: t.energy_uj, provenance_floor: t.provenance_floor, ...(t.coverage === 'Partial' ? { coverage: 'Partial' } : {}), units: t.units, ...(t.uj_per_unit !== undefined ? { uj_per_unit: t.uj_per_unit } : {}) };
+        },
         'energy.trace': (a) => {
           const acts = map(a.get('activities'), 'activities');
           const t = traceOutcome(figureIn(a.get('outcome'), 'outcome'), texts(a.get('activity_ids'), 'activity_ids'), (id) =>
@@ -1026,7 +1035,9 @@ function senseHandlers(): Record<string, (a: CborMap) => CborInput> {
     },
     'sense.ask': (a) => {
       const log = senseLog(senseEvents(a));
-      const r = sense.ask(log.eventsSince(sense.HLC_ZERO), text(a, 'query'), Number(uint(a.get('k'), 'k') > 1024n ? 1025n : uint(a.get('k'), 'k')), (env) => ({
+      const k = uint(a.get('k'), 'k');
+      if (k > 1024n) throw new JcpError('ERR_BAD_ARGUMENT', `k must be at most 1024 envelope slots, got ${k}`);
+      const r = sense.ask(log.eventsSince(sense.HLC_ZERO), text(a, 'query'), Number(k), (env) => ({
         answer: `fallback answer over envelope ${sense.envelopeId(env)}`,
         energy: makeEnergy({ estimated_uj: SENSE_FALLBACK_ESTIMATE_UJ, provenance: 'Estimator', obtained: { how: 'constant' } }),
       }));

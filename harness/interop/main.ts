@@ -13,7 +13,7 @@ import { Implementation } from '../implementation.ts';
 import { inProcessTransport } from '../drivers/in-process.ts';
 import { testeeTransport } from '../drivers/testee.ts';
 import { markdownReport, terminalReport } from './report.ts';
-import { runInterop, type InteropReport, type Participant } from './run.ts';
+import { runInterop, type ClassMatrix, type InteropReport, type Participant } from './run.ts';
 import { SCENARIOS } from './scenarios.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -93,7 +93,11 @@ export function participantsOf(a: InteropArgs): Participant[] {
 export async function interop(a: InteropArgs, progress?: (line: string) => void): Promise<InteropReport> {
   const ps = participantsOf(a);
   try {
-    return await runInterop(ps, { ...(a.classes ? { classes: a.classes } : {}), ...(progress ? { progress: (m) => progress(`${m.cls}: ${m.cells.filter((c) => c.status === 'DIFFER').length ? 'some DIFFER' : 'done'}`) } : {}) });
+    const differ = (m: ClassMatrix) => m.cells.filter((c) => c.status === 'DIFFER').length;
+    return await runInterop(ps, {
+      ...(a.classes ? { classes: a.classes } : {}),
+      ...(progress ? { progress: (m: ClassMatrix) => progress(`${m.cls}: ${differ(m) ? `${differ(m)} cell(s) DIFFER` : 'done'}`) } : {}),
+    });
   } finally {
     await Promise.all(ps.map((p) => p.impl.transport.close()));
   }

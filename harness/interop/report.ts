@@ -82,7 +82,7 @@ export function terminalReport(r: InteropReport): string {
     ...legend,
     '',
     ...r.classes.map((m) => `${classText(m, labels)}\n`),
-    r.agree ? `all ${r.classes.length} classes agree` : `${n} cell(s) DIFFER`,
+    r.agree ? (r.classes.length === 1 ? 'the one class agrees' : `all ${r.classes.length} classes agree`) : `${n} cell(s) DIFFER`,
   ].join('\n');
 }
 

@@ -5,8 +5,8 @@
 // → receipt), including refusals an honest producer owes (an amplifying attenuation, a non-holder's, slices past the
 // parent), and each case CONSUMES them in another implementation (grant.verify, a point's decide over a chain and its
 // spend, point.revoke, receipt.verify, cbor.check), some after a deterministic alteration made here with the reference
-// (a flipped signature bit, a non-canonical re-encoding, an amplifying child, a child signed by a wrong key, a receipt whose
-// payload changed under the old signature) so that a lax consumer shows up.
+// (a flipped signature bit, a non-canonical re-encoding, an amplifying child, a child signed by a wrong key, a
+// receipt whose payload changed under the old signature) so that a lax consumer shows up.
 // No case depends on a meaning the spec leaves open (jcp/7#open-expiry-boundary, jcp/7#open-caveat-position,
 // jcp/3#open-key-order, the order between two refusals of one input), so an implementation taking another reasonable
 // reading never reads DIFFER; each spot where one was avoided says so.

@@ -271,6 +271,13 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
         args: { map: { payload: { textMap: 'any' } } },
         result: { map: { energy_uj: 'uint', provenance: PROVENANCE, coverage: { enum: ['Partial'] } }, optional: ['coverage'] },
       },
+      // ---- jcp §5.2 totals over efficiency/1 receipts (C9) ----
+      'energy.efficiency-totals': {
+        about: 'jcp §5.2 (C9): the sum, the provenance floor, Partial when any is, a per-unit figure only when Whole',
+        args: { map: { payloads: { array: { textMap: 'any' }, min: 1 }, units: 'uint' } },
+        result: { map: { energy_uj: 'uint', provenance_floor: PROVENANCE, coverage: { enum: ['Partial'] }, units: 'uint', uj_per_unit: 'uint' }, optional: ['coverage', 'uj_per_unit'] },
+      },
+      // ---- end totals ----
       'energy.trace': {
         about: 'jcp §5.3',
         args: { map: { outcome: FIGURE, activity_ids: { array: 'text' }, activities: { textMap: FIGURE } } },

@@ -124,9 +124,17 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
   'thread-left-core-unchecked': [skip('impl/energy/tree.ts', '!threadLeftCore(e.before_nj, e.after_nj)')],
   'impossible-draw-kept': [swap(PL, 'const usable = t.draw_mw.filter((d) => d > 0n && (t.limit_mw === undefined || d <= t.limit_mw));', 'const usable = t.draw_mw.filter((d) => d > 0n);')],
   'under-rate-near-idle': [swap(PL, 'return net > 0n ? net / GPU_UNDER_FACTOR : 0n;', 'return mean_draw_mw / GPU_UNDER_FACTOR;')],
+  'whole-coverage-read': [swap('impl/energy/outcomes.ts', "  if (v === 'Partial') return 'Partial';\n  throw new JcpError('ERR_ENERGY_COVERAGE_VALUE'", "  if (v === 'Partial') return 'Partial';\n  if (v === 'Whole') return 'Whole';\n  throw new JcpError('ERR_ENERGY_COVERAGE_VALUE'")],
+  'flow-check-before-capability': [
+    swap(DEC, "  const flow = flowFault(req.label, chain, state.taintFloor?.(frame.resource));\n  if (flow !== undefined) return deny('flow-denied', flow, ids);\n", ''),
+    swap(DEC, "  if (frame.trust !== 'control') return deny('untrusted-control', 'a data frame can never exercise a capability', ids);\n", "  if (frame.trust !== 'control') return deny('untrusted-control', 'a data frame can never exercise a capability', ids);\n  const flow = flowFault(req.label, chain, state.taintFloor?.(frame.resource));\n  if (flow !== undefined) return deny('flow-denied', flow, ids);\n"),
+  ],
+  'no-exclusivity-opened': [swap('impl/durable/lock.ts', "    throw new JcpError('ERR_RECORD_NO_EXCLUSIVITY'", "    if (!r.ok) return;\n    throw new JcpError('ERR_RECORD_NO_EXCLUSIVITY'")],
+  'allowed-not-recorded': [swap('impl/durable/point.ts', '      record.append(entryToCbor(entry));', "      if (d.verdict !== 'allow') record.append(entryToCbor(entry));")],
+  'reopen-fresh-spend': [swap('impl/durable/point.ts', '    s = replay(log);\n  } catch (x) {', '    s = replay([]);\n  } catch (x) {')],
   'unjudgeable-graded': [swap(PL, "return Object.freeze({ verdict: 'indeterminate', rate_mw, reason: 'no-usable-draw', discarded });", "return Object.freeze({ verdict: 'not-refuted', rate_mw, ceiling_mw: 0n, discarded });")],
 };
 
 /** Patch mutants whose patched module the suite reaches outside the in-process driver (the wire driver's endpoint): the
  * whole test file is loaded as the copy, so the patch applies wherever the module is used, the suite's side included. */
-export const SUITE_SCOPED: ReadonlySet<string> = new Set(['wire-stale-accepted', 'wire-caller-signature-unchecked', 'wire-repeat-redecided', 'wire-decides-at-named-time', 'wire-oversize-accepted']);
+export const SUITE_SCOPED: ReadonlySet<string> = new Set(['allowed-not-recorded', 'reopen-fresh-spend', 'wire-stale-accepted', 'wire-caller-signature-unchecked', 'wire-repeat-redecided', 'wire-decides-at-named-time', 'wire-oversize-accepted']);
