@@ -87,7 +87,7 @@ export async function validateTestee(impl: Implementation): Promise<number> {
     point: new Point(impl, 'no-point'),
   };
   try {
-    for (const group of [baseline, metered, energy, rotationAndThreshold, checkpoints, channels, standing, replayAndAccounting, continuations, forwarding, durable, transparencyLog, jouleclawReceipts, jouleclawPolicy]) {
+    for (const group of [baseline, metered, energy, rotationAndThreshold, checkpoints, channels, standing, replayAndAccounting, continuations, forwarding, durable, transparencyLog, jouleclawReceipts, jouleclawPolicy, sense]) {
       await group(run);
     }
   } finally {
@@ -309,6 +309,31 @@ async function jouleclawPolicy(run: Run): Promise<void> {
     impl.jcPolicyReceipt(steward.seed, { id: '00000000-0000-4000-8000-000000000002', closed_at: '2026-01-01T00:00:00Z', engine_id: 'validate', audit_sequence: 1n, policy_version: 1n, ...(digest ? { policy_digest: digest } : {}), agent: holder.did, action: read, decision: { kind: 'allow', rule: 'read-workspace' } }),
   );
   await attempt('jc.verify-policy-receipt', () => impl.jcVerifyPolicyReceipt(sealed ?? new Uint8Array([0xa0]), { steward: steward.did }));
+}
+
+/** sense §2–§11 (sense:C1–C6): one event, replay, clock, projection, detector, gate, recall, chain and an injection. */
+async function sense(run: Run): Promise<void> {
+  const { impl, attempt } = run;
+  const host = key('sense-host');
+  const ev = { physical_ns: 1n, logical: 0n, source: 'shell', trust: 'FirstParty', payload: new Uint8Array([1]), line: 'git status' };
+  const id = await attempt('sense.event-id', () => impl.senseEventId(ev));
+  await attempt('sense.replay', () => impl.senseReplay([ev]));
+  await attempt('sense.clock', () => impl.senseClock([5n], { physical_ns: 1n, logical: 0n }));
+  await attempt('sense.project', () => impl.senseProject([{ source: 'shell', trust: 'FirstParty' }]));
+  await attempt('sense.detect', () => impl.senseDetect('salience', [100_000n, 900_000n]));
+  await attempt('sense.gate', () => impl.senseGate([{ probe: 'salience', score: 900_000n }], { engagement_ppm: 0n, active_modality: 'audio', surface_modality: 'visual' }, 10n, 5n));
+  await attempt('sense.ask', () => impl.senseAsk([ev], 'what was the last command?', 4n));
+  const event_id = id?.event_id ?? '0'.repeat(64);
+  const sealed = await attempt('sense.seal', () =>
+    impl.senseSeal(host.seed, [{ event_id, trust: 'FirstParty', highlight: { probe: 'salience', score: 900_000n }, value: 900_000n, cost: 0n, decision: 'surface', charged_uj: 5n, budget_uj: 5n }]),
+  );
+  const links = sealed?.links ?? [new Uint8Array([0xa0])];
+  await attempt('sense.verify-chain', () => impl.senseVerifyChain(host.did, links));
+  await attempt('sense.inject', () =>
+    impl.senseInject({ link: links[0]!, recipient: key('sense-agent').did, position: 0n, destination: 'own', run_state: 'running', delivery: { uj: 1n, provenance: 'Estimator' } }),
+  );
+  await attempt('sense.agent-kinds', () => impl.senseAgentKinds());
+  await attempt('sense.agent-author', () => impl.senseAgentAuthor('injected_observation'));
 }
 
 /** jouleclaw §22 transparency log (C-TLOG): a log, a decision appended on its path, a receipt appended, heads and proofs made and verified. */

@@ -211,6 +211,7 @@ export const MUTANTS: readonly Mutant[] = [
   { id: 'no-exclusivity-opened', clauses: ['jcp/4.11#no-exclusivity-fail-open'], class: 'jcp:C26', description: 'a platform with no exclusivity opens the record unlocked', applied: `${P('impl/durable/lock.ts')} claimRecord returns where it must throw ERR_RECORD_NO_EXCLUSIVITY` },
   { id: 'allowed-not-recorded', clauses: ['jcp/4.11#record-allowed-durably', 'jcp/11#record-before-deciding'], class: 'jcp:C14', description: 'an allowed decision is not appended to the durable record', applied: `${P('impl/durable/point.ts')} recordDecision appends denials only (suite scope: the wire's durable gate too)` },
   { id: 'reopen-fresh-spend', clauses: ['jcp/4.11#re-establish-before-deciding', 'jcp/11#replay-before-new'], class: 'jcp:C14', description: 'a restart is a fresh budget: the record is not replayed on open', applied: `${P('impl/durable/point.ts')} open replays nothing (suite scope: the wire's durable gate too)` },
+  { id: 'partial-aggregate-per-unit', clauses: ['jcp/5.2#partial-total-no-per-unit'], class: 'jcp:C9', description: 'a total summed over a Partial receipt still gives a per-unit figure', applied: `${P('impl/energy/outcomes.ts')} aggregateEfficiency ignores coverage for uj_per_unit` },
   // ---- builder mutants of the second round ----
   { id: 'attenuate-money-amplified', clauses: ['jcp/4.8#child-money-not-amplify', 'jcp/4.8#drop-raise-redenominate-refused'], class: 'jcp:C22', description: "a child may drop, raise or re-denominate its parent's money ceiling", applied: `${A} the funds axis off` },
   { id: 'injection-data-steers', clauses: ['jcp/6#outputs-tagged-data', 'jcp/9#c19-injection'], class: 'jcp:C19', description: 'a data-tagged frame (a tool output) may exercise a capability', applied: `${J} the trust check skipped (the C4 fault, filed for the injection corpus)` },
@@ -254,13 +255,16 @@ export const EQUIVALENT: readonly { readonly id: string; readonly clauses: reado
 
 /**
  * The classes whose every MUST-level clause has a mutant here, or a reason in UNBROKEN that no single change breaks it.
- * (The classes the reference claimed when the catalog was written.)
+ * (C8 and C26 include wire and durable mutants served by suite-scoped patches; see mutation/testees/patches.ts.)
  */
-export const COVERED_CLASSES: readonly string[] = ['jcp:C1', 'jcp:C2', 'jcp:C3', 'jcp:C4', 'jcp:C5', 'jcp:C6', 'jcp:C7', 'jcp:C10', 'jcp:C11', 'jcp:C15', 'jcp:C23', 'jcp:C-neg'];
+export const COVERED_CLASSES: readonly string[] = [
+  'jcp:C1', 'jcp:C2', 'jcp:C3', 'jcp:C4', 'jcp:C5', 'jcp:C6', 'jcp:C7', 'jcp:C8', 'jcp:C9', 'jcp:C10', 'jcp:C11', 'jcp:C12', 'jcp:C13',
+  'jcp:C15', 'jcp:C17', 'jcp:C18', 'jcp:C19', 'jcp:C20', 'jcp:C21', 'jcp:C22', 'jcp:C23', 'jcp:C24', 'jcp:C25', 'jcp:C26', 'jcp:C-neg',
+];
 
 /**
  * Classes covered only in part: each MUST-level clause has a mutant or is listed in UNBROKEN, where "not yet written"
  * is an allowed reason. The matrix adds them to the testee's claims (JCP_EXTRA_CLAIMS) while the reference does not
  * claim them yet.
  */
-export const PENDING_CLASSES: readonly string[] = ['jcp:C16', 'jcp:C17', 'jcp:C20'];
+export const PENDING_CLASSES: readonly string[] = ['jcp:C14', 'jcp:C16'];
