@@ -18,6 +18,7 @@ import { signSign1 } from '../impl/cose/sign1.ts';
 import { stewardKid } from '../impl/receipt/seal.ts';
 import type { GroupType, Json, JsonObject, PackArea } from './model.ts';
 import { promotedCases } from './promoted.ts';
+import { jcCases } from './jc-cases.ts';
 import { signedStatementToCbor, statementBytes, type Statement } from '../impl/jcp/channel.ts';
 import { authorMintPolicy, eventClassId, mintPolicyBytes, signedMintPolicyToCbor, type MintPolicy } from '../impl/jcp/standing.ts';
 
@@ -805,5 +806,5 @@ function efficiencyCases(): Case[] {
 
 /** Every case of conformance/v1, pack by pack, in a stable order. */
 export function allCases(): Case[] {
-  return [...grantCases(), ...chainCases(), ...decisionCases(), ...receiptCases(), ...legacyCases(), ...caveatCases(), ...moneyCases(), ...standingCases(), ...channelCases(), ...efficiencyCases(), ...promotedCases()];
+  return [...grantCases(), ...chainCases(), ...decisionCases(), ...receiptCases(), ...legacyCases(), ...caveatCases(), ...moneyCases(), ...standingCases(), ...channelCases(), ...efficiencyCases(), ...promotedCases(), ...jcCases()];
 }

@@ -16,6 +16,7 @@ import { blake3 } from '../impl/hash/blake3.ts';
 import { nobleEd25519 } from '../impl/identity/ed25519.ts';
 import { publicKeyFromDid } from '../impl/identity/did-key.ts';
 import { allCases, type Case } from './cases.ts';
+import { crossCheckLog } from './jc-cases.ts';
 import { execute, trimToExpected } from './execute.ts';
 import { GENERATOR_VERSION, PACK_AREAS, jsonText, packFile, schemaFile, type JsonObject, type Pack, type PackArea, type TestGroup, type VectorTest } from './model.ts';
 import { FLAG_NOTES } from './notes.ts';
@@ -137,6 +138,14 @@ const HEADER = [
   'Bytes are lowercase hex; integers are JSON numbers. expected is {error: code} for a refusal, else the outputs; replay with vectors/README.md.',
 ];
 
+/** The extra header line of the issue 8 packs (the jcp packs' headers stay byte-identical). */
+const JC_HEADER: Partial<Record<PackArea, string>> = {
+  jouleclaw_tlog: "JouleClaw §22 (../shared/spec/jouleclaw-SPEC.md): RFC 6962 trees with BLAKE3 over the CT test leaves; heads signed by deriveSeed('jcp-vectors/v1:steward'); roots and proofs re-checked by an independent RFC 9162 verifier (@noble/hashes) before publication.",
+  jouleclaw_policy: 'JouleClaw §10, §10.1: digests recomputed from the §10.1 layout with @noble/hashes before publication; policy/1 receipts sealed by the steward (COSE_Sign1, kid = UTF-8 of its did:key).',
+  jouleclaw_receipts: 'JouleClaw §2, §7, §16, §17: JSON documents travel as JSON; contract hashes (RFC 8785 + BLAKE3) and command_hash (BLAKE3 of argv joined by NUL) recomputed independently; journals and verdict receipts are the suite\'s byte layout.',
+  sense: "Sense §2, §3, §5, §8 (../shared/spec/sense-SPEC.md): event ids recomputed from the suite's field layout with @noble/hashes; chains sealed by deriveSeed('jcp-vectors/v1:sense-host').",
+};
+
 /** Builds every pack (and validates nothing yet): the in-process reference answers each case. */
 export async function buildPacks(opts: { register: boolean; registryPath?: string }): Promise<{ packs: Map<PackArea, Pack>; registry: Registry }> {
   const cases = allCases();
@@ -151,6 +160,7 @@ export async function buildPacks(opts: { register: boolean; registryPath?: strin
     const observed = await execute(impl, c.type, c.inputs);
     checkIntent(c, observed);
     crossCheckMinted(c, observed);
+    crossCheckLog(c, observed);
     // Decide steps publish their receipt bytes only where the case pins them
     const expected = c.pinReceipt ? observed : trimToExpected(c.type, observed, { steps: ((observed['steps'] as JsonObject[] | undefined) ?? []).map(() => ({})) });
     tests.set(c, { tcId: ids.get(c)!, case: c.name, comment: c.comment, flags: [...c.flags], clauses: [...c.clauses], result: resultOf(c), inputs: c.inputs, expected });
@@ -168,7 +178,7 @@ export async function buildPacks(opts: { register: boolean; registryPath?: strin
       schema: schemaFile(area),
       generatorVersion: GENERATOR_VERSION,
       numberOfTests: mine.length,
-      header: HEADER,
+      header: area in JC_HEADER ? [...HEADER, JC_HEADER[area]!] : HEADER,
       notes: Object.fromEntries(flags.map((f) => [f, FLAG_NOTES[f]!])),
       testGroups: groups,
     });

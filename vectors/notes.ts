@@ -174,4 +174,60 @@ export const FLAG_NOTES: Readonly<Record<string, FlagNote>> = {
     description: 'The composite provenance and coverage of a trace are the floors across the outcome and every activity, never an average or the best (jcp §5.3).',
     effect: 'Aggregation improves a grade: one estimated part is reported as a measured whole.',
   },
+  // ---- issue 8: JouleClaw (jouleclaw_tlog, jouleclaw_policy, jouleclaw_receipts) and Sense (sense) ----
+  ModifiedProof: {
+    bugType: 'PROOF_FORGERY',
+    description: 'An inclusion or consistency proof that does not prove its claim (a flipped bit, a hash missing, the wrong index, leaf or sizes, or heads in the wrong order): it must be refused (jouleclaw §22, RFC 9162 §2.1.3.2, §2.1.4.2).',
+    effect: 'Accepting it lets a log claim an entry it never held, or hide a rewrite of its history between two heads.',
+  },
+  UnsignedHead: {
+    bugType: 'MISSING_SIGNATURE',
+    description: 'A tree head with no signature (absent or empty): an unsigned root never verifies a proof (jouleclaw §22.2).',
+    effect: 'Anyone can publish a root; proofs against it prove nothing about what the steward decided.',
+  },
+  WrongKey: {
+    bugType: 'WRONG_SIGNER',
+    description: "A head or receipt signed by a key other than the receipts' sealer, or whose kid disagrees with the steward it names (jouleclaw §10, §22.2).",
+    effect: 'A head or receipt signed by another party is taken as the steward\'s: a party that made no decision is made to commit to it.',
+  },
+  MalformedRoot: {
+    bugType: 'MALFORMED_INPUT',
+    description: 'A signed head whose root is not 32 bytes as 64 lowercase hex digits (absent, empty, short, long, odd, non-hex, raw bytes, a number): rejected, never treated as absent or empty (jouleclaw §22.2).',
+    effect: 'A verifier that reads a malformed root as empty or absent verifies proofs against a root nobody signed.',
+  },
+  DenyLogged: {
+    bugType: 'INCOMPLETE_LOG',
+    description: 'Denials are appended to the log on the verdict\'s own path exactly like allows (jouleclaw §22.3); the entries, heads and proofs are pinned.',
+    effect: 'A log of allows only hides what was refused; an auditor cannot tell a quiet log from a censored one.',
+  },
+  AgentOrder: {
+    bugType: 'CANONICAL_ENCODING',
+    description: 'Two policies differing only in the order their rule names agents share one policy_digest: agent ids are sorted by UTF-8 bytes (jouleclaw §10.1).',
+    effect: 'Equal policies get different digests, so a receipt bound to one fails against the other.',
+  },
+  RuleOrder: {
+    bugType: 'CANONICAL_ENCODING',
+    description: 'Rule order is kept in the digest (first matching Allow wins, §9): reordering rules changes policy_digest (jouleclaw §10.1).',
+    effect: 'A digest that sorts rules binds two policies with different behaviour to one value.',
+  },
+  PortRange: {
+    bugType: 'CANONICAL_ENCODING',
+    description: 'Port ranges are hashed as written, two big-endian u16 (jouleclaw §10.1): a reversed range is not normalised and hashes differently.',
+    effect: 'Normalising a range makes two different written policies share a digest, or two readers disagree on the bytes.',
+  },
+  WorstProvenance: {
+    bugType: 'ENERGY_PROVENANCE',
+    description: "A cascade receipt's energy_provenance is the worst counter across tools_touched; a stated provenance better than the worst is refused (jouleclaw §2).",
+    effect: 'One measured tool makes a mostly estimated walk look measured.',
+  },
+  AttentionOrder: {
+    bugType: 'DECISION_ORDER',
+    description: 'The attention gate applies the value test before the budget test and debits only surfacings (sense §5): each decision of the sequence is pinned.',
+    effect: 'An unworthy highlight reported as held for budget, or a hold that spends budget, skews the record of what the user was spared.',
+  },
+  ChainBreak: {
+    bugType: 'TAMPER_DETECTION',
+    description: 'A surfacing chain excised, reordered, forged or edited (even re-signed by its own host): verify_chain must report the first break, its index and why (sense §8).',
+    effect: 'A tampered surfacing log verifies, or the break is placed where it hides the edited link.',
+  },
 };

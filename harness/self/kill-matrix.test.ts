@@ -1,7 +1,8 @@
 // The clause-mutant catalog (mutation/catalog.ts, issue 7 item 4) is sound, checked cheaply without running the kill
 // matrix: every clause id it names exists, every MUST-level clause of the classes it covers (the claimed classes
 // when it was written, mutation/catalog.ts COVERED_CLASSES, plus the pending ones) is broken by a mutant or listed
-// with its reason, and every mutant id is one mutation/testees/variant-main.ts serves (and only those).
+// with its reason, every mutant id is one mutation/testees/variant-main.ts serves or a source patch of
+// mutation/testees/patches.ts (and only those), and every source patch still applies to its impl/ file.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -9,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CONTROL, COVERED_CLASSES, EQUIVALENT, MUTANTS, PENDING_CLASSES, UNBROKEN } from '../../mutation/catalog.ts';
 import { knownMutantIds, LEGACY_VARIANTS, MUTANT_BUILDERS } from '../../mutation/testees/registry.ts';
+import { MUTANT_PATCHES, SUITE_SCOPED } from '../../mutation/testees/patches.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 interface Clause {
@@ -62,8 +64,27 @@ describe('the clause-mutant catalog', () => {
     expect([CONTROL, ...MUTANTS, ...EQUIVALENT].filter((m) => !known.has(m.id)).map((m) => m.id)).toEqual([]);
     // the equivalent mutants stay servable (so their finding can be re-checked) and catalogued apart
     const catalogued = new Set([CONTROL.id, ...MUTANTS.map((m) => m.id), ...EQUIVALENT.map((m) => m.id)]);
-    expect([...LEGACY_VARIANTS, ...Object.keys(MUTANT_BUILDERS)].filter((id) => !catalogued.has(id))).toEqual([]);
+    expect([...LEGACY_VARIANTS, ...Object.keys(MUTANT_BUILDERS), ...Object.keys(MUTANT_PATCHES)].filter((id) => !catalogued.has(id))).toEqual([]);
+    // a mutant is built one way only
+    expect(Object.keys(MUTANT_PATCHES).filter((id) => MUTANT_BUILDERS[id] !== undefined || (LEGACY_VARIANTS as readonly string[]).includes(id))).toEqual([]);
+    expect([...SUITE_SCOPED].filter((id) => !MUTANT_PATCHES[id])).toEqual([]);
   });
+
+  it('every source patch still applies: its text occurs exactly once in its impl/ file, and changes it', () => {
+    const stale = Object.entries(MUTANT_PATCHES).flatMap(([id, ps]) =>
+      ps
+        .filter((p) => !p.file.startsWith('impl/') || p.find === p.replace || readFileSync(join(ROOT, p.file), 'utf8').split(p.find).length !== 2)
+        .map((p) => `${id}: ${p.file}: ${p.find}`),
+    );
+    expect(stale).toEqual([]);
+  });
+
+  it('variant-main refuses a source-patch mutant (served in process only) instead of serving the faithful reference', () => {
+    const id = Object.keys(MUTANT_PATCHES)[0]!;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'mutation/testees/variant-main.ts', id], { cwd: ROOT, encoding: 'utf8', input: '', timeout: 60_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('served in process only');
+  }, 60_000);
 
   it('variant-main refuses an unknown mutant id instead of serving the faithful reference', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'mutation/testees/variant-main.ts', 'no-such-mutant'], { cwd: ROOT, encoding: 'utf8', input: '', timeout: 60_000 });
