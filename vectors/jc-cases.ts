@@ -39,6 +39,8 @@ const mallory = key('mallory');
 const steward = key('steward');
 const ok = (outputs: Record<string, Json>, absent?: string[]): Intent => ({ outputs, ...(absent ? { absent } : {}) });
 const err = (error: string): Intent => ({ error });
+/** Each top-level field of `o` as an output at `at.<field>` (key order is not part of a JSON value). */
+const fieldsAt = (at: string, o: Record<string, unknown>): Record<string, Json> => Object.fromEntries(Object.entries(o).map(([k, v]) => [`${at}.${k}`, v as Json]));
 
 // ---- jouleclaw §22: the tree, written from RFC 9162 §2.1 with BLAKE3 (independent of impl/jouleclaw/tlog-merkle.ts) --
 
@@ -309,12 +311,45 @@ function policyCases(): Case[] {
     D('digest-b-ports-forward', 'policy B with ports 22–23', ['PortRange'], [], 9, forward),
     D('digest-b-ports-reversed', 'policy B with ports 23–22 as written: not normalised, so it hashes differently from 22–23', ['PortRange'], [], 9, reversed),
   ];
+  // the digest in force at decision time (§10.1): A decides, v2 is installed, then both decisions are sealed
+  const GIT_ONLY = [git];
+  const read = { kind: 'filesystem', path: '/workspace/x', mode: 'read' };
+  const sealStep = (step: number, bind: 'digest' | 'none', id: string) => ({ seal: { step, id, closed_at: '2026-11-30T06:00:00Z', bind } });
+  cases.push({
+    pack: 'jouleclaw_policy',
+    name: 'evaluate-digest-in-force',
+    type: 'PolicyEvaluate',
+    comment: 'policy A (v1) allows bob\'s read; v2 (run-git only) is installed; the same read is denied no_matching_allow; a reinstall of v2 is refused; then the three seals: the allow binds A\'s digest and version 1, though v2 is in force when it is sealed; the deny binds v2\'s; bind none omits the digest',
+    flags: ['Canonical', 'ReceiptBytes'],
+    clauses: ['jouleclaw/10.1#digest-in-force-at-decision', 'jouleclaw/10.1#record-digest-on-audit-event', 'jouleclaw/10.1#refuse-non-increasing-install', 'jouleclaw/10.1#absent-digest-omitted', 'jouleclaw/9#engine-deny-by-default', 'jouleclaw/9#audit-event-per-evaluation'],
+    inputs: {
+      engine_id: 'engine-A',
+      policy: { version: 1, rules: A as unknown as Json },
+      steward_seed: toHex(steward.seed),
+      steps: [{ evaluate: { agent: bob.did, action: read } }, { install: { version: 2, rules: GIT_ONLY as unknown as Json } }, { evaluate: { agent: bob.did, action: read } }, { install: { version: 2, rules: GIT_ONLY as unknown as Json } }, sealStep(0, 'digest', '5a1e0000-0000-4000-8000-000000000000'), sealStep(2, 'digest', '5a1e0000-0000-4000-8000-000000000002'), sealStep(0, 'none', '5a1e0000-0000-4000-8000-000000000004')],
+    },
+    intent: ok(
+      {
+        'results.0.event.decision.kind': 'allow',
+        'results.0.event.policy_digest': A_DIGEST,
+        'results.1.installed': 2,
+        'results.2.event.decision.reason': 'no_matching_allow',
+        'results.2.event.policy_digest': specDigest(GIT_ONLY),
+        'results.3.refused': 'ERR_POLICY_VERSION_NOT_INCREASING',
+        'sealed.0.policy_digest': A_DIGEST,
+        'sealed.0.policy_version': 1,
+        'sealed.1.policy_digest': specDigest(GIT_ONLY),
+        'sealed.1.policy_version': 2,
+      },
+      ['sealed.2.policy_digest'],
+    ),
+  });
   // policy/1 receipts (vectors8-notes.md: v1–v4), sealed by the steward, agent = bob
   const base = { closed_at: '2026-11-30T06:00:00Z', engine_id: 'engine-A', policy_version: 2, agent: bob.did };
   const receipts: Array<[string, string, JsonObject, string[]]> = [
     ['receipt-v1-allow', 'allow, filesystem read, audit_sequence 7, no digest', { ...base, id: '0f8fad5b-d9cb-469f-a165-70867728950e', audit_sequence: 7, action: { kind: 'filesystem', path: '/workspace/x', mode: 'read' }, decision: { kind: 'allow', rule: 'read-workspace' } }, ['jouleclaw/10.1#absent-digest-omitted']],
-    ['receipt-v2-no-matching-allow', 'no_matching_allow, network api.example.com:443 get, audit_sequence 8', { ...base, id: '1c9c0b2e-5d7a-4b0e-9f21-8d3e6a7b4c10', audit_sequence: 8, action: { kind: 'network', host: 'api.example.com', port: 443, method: 'get' }, decision: { kind: 'no_matching_allow' } }, ['jouleclaw/10.1#absent-digest-omitted']],
-    ['receipt-v3-explicit-deny', 'explicit_deny no-ssh, process /usr/bin/ssh, audit_sequence 9', { ...base, id: '2d0d1c3f-6e8b-4c1f-8a32-9e4f7b8c5d21', audit_sequence: 9, action: { kind: 'process', binary: '/usr/bin/ssh', argv: ['ssh', 'host'] }, decision: { kind: 'explicit_deny', rule: 'no-ssh' } }, ['jouleclaw/10.1#absent-digest-omitted']],
+    ['receipt-v2-no-matching-allow', 'no_matching_allow, network api.example.com:443 get, audit_sequence 8', { ...base, id: '1c9c0b2e-5d7a-4b0e-9f21-8d3e6a7b4c10', audit_sequence: 8, action: { kind: 'network', host: 'api.example.com', port: 443, method: 'get' }, decision: { kind: 'deny', reason: 'no_matching_allow' } }, ['jouleclaw/10.1#absent-digest-omitted']],
+    ['receipt-v3-explicit-deny', 'explicit_deny no-ssh, process /usr/bin/ssh, audit_sequence 9', { ...base, id: '2d0d1c3f-6e8b-4c1f-8a32-9e4f7b8c5d21', audit_sequence: 9, action: { kind: 'process', binary: '/usr/bin/ssh', argv: ['ssh', 'host'] }, decision: { kind: 'deny', reason: 'explicit_deny', rule: 'no-ssh' } }, ['jouleclaw/10.1#absent-digest-omitted']],
     ['receipt-v4-with-digest', 'v1 plus policy_digest = A: the binding sealed in the core', { ...base, id: '0f8fad5b-d9cb-469f-a165-70867728950e', audit_sequence: 7, policy_digest: A_DIGEST, action: { kind: 'filesystem', path: '/workspace/x', mode: 'read' }, decision: { kind: 'allow', rule: 'read-workspace' } }, ['jouleclaw/10.1#may-carry-policy-digest']],
   ];
   for (const [name, comment, fields, clauses] of receipts) {
@@ -328,21 +363,24 @@ function policyCases(): Case[] {
   const seal = (m: Map<string, CborValue>, signer = steward, kid = steward.did): string => toHex(signSign1(encodeCanonical(m), stewardKid(kid), signer.seed, defaultEd25519()));
   const v1 = core(receipts[0]![2]);
   const v4 = core(receipts[3]![2]);
+  // §10 "verifiers reject envelopes whose kid disagrees with the embedded steward" has no clause id of its own in
+  // spec-map; these vectors name §8's rule that signed material is accepted only under the key its handle derives to
+  const SIGNED_BY_HANDLE = 'jouleclaw/8#verify-handle-matches-key';
   const V = (name: string, comment: string, flags: string[], clauses: string[], receipt: string, intent: Intent, opts: JsonObject = {}): Case => ({ pack: 'jouleclaw_policy', name, type: 'PolicyReceiptVerify', comment, flags, clauses, inputs: { receipt, ...opts }, intent });
   const withDigest = new Map(v1);
   withDigest.set('policy_digest', A_DIGEST);
   cases.push(
     V('verify-v4-binding-required', 'a receipt carrying the digest, read by a consumer that requires it', [], ['jouleclaw/10.1#consumer-checks-digest-presence'], seal(v4), ok({ 'core.policy_digest': A_DIGEST }), { steward: steward.did, binding: 'required' }),
     V('verify-v1-binding-required', 'a receipt without policy_digest, read by a consumer that requires the binding: refused', ['SuiteErrorCode'], ['jouleclaw/10.1#consumer-checks-digest-presence'], seal(v1), err('ERR_POLICY_DIGEST_ABSENT'), { binding: 'required' }),
-    V('verify-kid-not-steward', "the core names the steward but mallory signs with kid = mallory", ['WrongKey', 'SuiteErrorCode'], ['jouleclaw/10.1#consumer-checks-digest-presence'], seal(v1, mallory, mallory.did), err('ERR_RECEIPT_STEWARD_MISMATCH')),
-    V('verify-forged', "mallory's signature under kid = steward", ['ModifiedSignature', 'SuiteErrorCode'], ['jouleclaw/10.1#consumer-checks-digest-presence'], seal(v1, mallory), err('ERR_RECEIPT_SIGNATURE_INVALID')),
-    V('verify-other-steward', 'a good receipt checked against another steward', ['WrongKey', 'SuiteErrorCode'], ['jouleclaw/10.1#consumer-checks-digest-presence'], seal(v1), err('ERR_RECEIPT_STEWARD_MISMATCH'), { steward: mallory.did }),
-    V('verify-digest-edited', 'the digest edited after sealing, the signature kept', ['ModifiedSignature', 'SuiteErrorCode'], ['jouleclaw/10.1#consumer-checks-digest-presence'], (() => {
-      const b = decodeCanonical(fromHex(seal(v4))) as CborValue;
-      void b;
-      const forged = fromHex(seal(v4));
-      const s = toHex(forged);
-      return s.replace(A_DIGEST, B_DIGEST);
+    V('verify-kid-not-steward', "the core names the steward but mallory signs with kid = mallory", ['WrongKey', 'SuiteErrorCode'], [SIGNED_BY_HANDLE], seal(v1, mallory, mallory.did), err('ERR_RECEIPT_STEWARD_MISMATCH')),
+    V('verify-forged', "mallory's signature under kid = steward", ['ModifiedSignature', 'SuiteErrorCode'], [SIGNED_BY_HANDLE], seal(v1, mallory), err('ERR_RECEIPT_SIGNATURE_INVALID')),
+    V('verify-other-steward', 'a good receipt checked against another steward', ['WrongKey', 'SuiteErrorCode'], [SIGNED_BY_HANDLE], seal(v1), err('ERR_RECEIPT_STEWARD_MISMATCH'), { steward: mallory.did }),
+    V('verify-digest-edited', 'the digest edited after sealing, the signature kept', ['ModifiedSignature', 'SuiteErrorCode'], [SIGNED_BY_HANDLE], (() => {
+      // the digest is text in the payload: its ASCII swapped for B's, same length, so only the signed bytes change
+      const s = seal(v4);
+      const at = toHex(utf8.encode(A_DIGEST));
+      if (!s.includes(at)) throw new Error('jc-cases: the sealed v4 receipt does not carry digest A as text');
+      return s.replace(at, toHex(utf8.encode(B_DIGEST)));
     })(), err('ERR_RECEIPT_SIGNATURE_INVALID')),
     V('verify-schema-policy-2', 'jc_receipt "policy/2", an unknown major', ['SuiteErrorCode'], ['jouleclaw/7#unknown-major-rejected'], seal(new Map(v1).set('jc_receipt', 'policy/2')), err('ERR_JC_SCHEMA_UNKNOWN')),
   );
@@ -400,8 +438,8 @@ function receiptCases(verdictJsonOf: (evidence: Json[], contract?: JsonObject) =
   const cases: Case[] = [];
   const receipt1 = { jc_receipt: '1', ...WALK, energy_provenance: 'Estimator' };
   cases.push(
-    { pack: R, name: 'cascade-build-section-2', type: 'CascadeBuild', comment: 'the §2 walk over three tools (HwShunt, Estimator, ModelBased): one "1" receipt, energy_provenance the worst, Estimator', flags: ['WorstProvenance'], clauses: ['jouleclaw/2#one-receipt-per-walk', 'jouleclaw/2#receipt-provenance-is-worst'], inputs: { walk: WALK }, intent: ok({ receipt: receipt1 as Json }) },
-    { pack: R, name: 'cascade-check-ok', type: 'CascadeCheck', comment: 'the §2 receipt read back as it is', flags: [], clauses: ['jouleclaw/2#receipt-provenance-is-worst'], inputs: { receipt: receipt1 as Json }, intent: ok({ receipt: receipt1 as Json }) },
+    { pack: R, name: 'cascade-build-section-2', type: 'CascadeBuild', comment: 'the §2 walk over three tools (HwShunt, Estimator, ModelBased): one "1" receipt, energy_provenance the worst, Estimator', flags: ['WorstProvenance'], clauses: ['jouleclaw/2#one-receipt-per-walk', 'jouleclaw/2#receipt-provenance-is-worst'], inputs: { walk: WALK }, intent: ok(fieldsAt('receipt', receipt1)) },
+    { pack: R, name: 'cascade-check-ok', type: 'CascadeCheck', comment: 'the §2 receipt read back as it is', flags: [], clauses: ['jouleclaw/2#receipt-provenance-is-worst'], inputs: { receipt: receipt1 as Json }, intent: ok(fieldsAt('receipt', receipt1)) },
     { pack: R, name: 'cascade-check-better-than-worst', type: 'CascadeCheck', comment: 'the §2 receipt stating HwShunt, better than its worst tool: refused', flags: ['WorstProvenance', 'SuiteErrorCode'], clauses: ['jouleclaw/2#receipt-provenance-is-worst'], inputs: { receipt: { ...receipt1, energy_provenance: 'HwShunt' } as Json }, intent: err('ERR_JC_PROVENANCE_NOT_WORST') },
     { pack: R, name: 'cascade-check-major-2', type: 'CascadeCheck', comment: 'jc_receipt "2": an unknown major is rejected', flags: ['SuiteErrorCode'], clauses: ['jouleclaw/7#unknown-major-rejected'], inputs: { receipt: { ...receipt1, jc_receipt: '2' } as Json }, intent: err('ERR_JC_SCHEMA_UNKNOWN') },
     { pack: R, name: 'cascade-check-minor-ignored', type: 'CascadeCheck', comment: 'jc_receipt "1.1" with a field this reader does not know: read, the field ignored', flags: [], clauses: ['jouleclaw/7#unknown-minor-ignored'], inputs: { receipt: { ...receipt1, jc_receipt: '1.1', later_field: 'x' } as Json }, intent: ok({ 'receipt.energy_provenance': 'Estimator' }, ['receipt.later_field']) },
@@ -410,9 +448,10 @@ function receiptCases(verdictJsonOf: (evidence: Json[], contract?: JsonObject) =
   const sealed = (core: JsonObject): string => toHex(sealJcCore(core as never, steward));
   const O = (name: string, comment: string, flags: string[], clauses: string[], receipt: string, intent: Intent): Case => ({ pack: R, name, type: 'JcReceiptOpen', comment, flags, clauses, inputs: { receipt }, intent });
   cases.push(
-    O('open-cascade', 'the §2 receipt sealed by the steward: kind cascade', ['Canonical'], ['jouleclaw/7#prefixed-namespace'], sealed(receipt1), ok({ jc_receipt: '1' })),
+    O('open-cascade', 'the §2 receipt sealed by the steward: kind cascade', ['Canonical'], ['jouleclaw/7#prefixed-namespace'], sealed({ ...receipt1, steward: steward.did }), ok({ kind: 'cascade', jc_receipt: '1', 'core.energy_provenance': 'Estimator' })),
     O('open-policy-2', 'a sealed core with jc_receipt "policy/2": an unknown major of a known namespace', ['SuiteErrorCode'], ['jouleclaw/7#unknown-major-rejected', 'jouleclaw/7#prefixed-namespace'], sealed({ jc_receipt: 'policy/2', steward: steward.did, id: 'x' }), err('ERR_JC_SCHEMA_UNKNOWN')),
-    O('open-unknown-namespace', 'a sealed core of a namespace this reader does not know: skipped, no core read', [], ['jouleclaw/7#prefixed-namespace'], sealed({ jc_receipt: 'acme.audit/1', steward: steward.did }), ok({ jc_receipt: 'acme.audit/1' }, ['core'])),
+    O('open-unknown-namespace', 'a sealed core of a namespace this reader does not know: skipped, no core read', [], ['jouleclaw/7#prefixed-namespace'], sealed({ jc_receipt: 'mission-report/1', steward: steward.did, anything: 'at all' }), ok({ kind: 'unknown', jc_receipt: 'mission-report/1' }, ['core'])),
+    O('open-tag-not-a-schema', 'jc_receipt "one": a bare tag that is not a number is no schema at all', ['Malformed', 'SuiteErrorCode'], ['jouleclaw/7#prefixed-namespace'], sealed({ ...receipt1, steward: steward.did, jc_receipt: 'one' }), err('ERR_JC_RECEIPT_MALFORMED')),
   );
   // contracts (§16.1, §16.6)
   const contractHash = H(utf8.encode(jcs(CONTRACT)));
@@ -441,7 +480,7 @@ function receiptCases(verdictJsonOf: (evidence: Json[], contract?: JsonObject) =
   // verdict receipts (§16.7)
   const vj = verdictJsonOf(ALL_PASS, CONTRACT);
   const fields = { id: '3f2b8c1e-9a4d-4c6e-8f1a-2b3c4d5e6f70', closed_at: '2026-11-30T06:00:00Z', engine_id: 'validator-1', audit_sequence: 7 };
-  cases.push({ pack: R, name: 'verdict-receipt-seal', type: 'VerdictSeal', comment: 'verdict-receipt/1 over the all-pass verdict, sealed by the steward: verdict_json and its hash and the contract hash in the signed core; exact COSE bytes', flags: ['Canonical', 'ReceiptBytes'], clauses: ['jouleclaw/16.7#verdict-json-in-signed-core', 'jouleclaw/16.7#contract-hash-equals'], inputs: { steward_seed: toHex(steward.seed), ...fields, verdict_json: vj, contract: CONTRACT }, intent: ok({ 'wire.contract_hash': contractHash, 'wire.verdict_hash': H(utf8.encode(vj)) }) });
+  cases.push({ pack: R, name: 'verdict-receipt-seal', type: 'VerdictSeal', comment: 'verdict-receipt/1 over the all-pass verdict, sealed by the steward: verdict_json and its hash and the contract hash in the signed core; exact COSE bytes', flags: ['Canonical', 'ReceiptBytes'], clauses: ['jouleclaw/16.7#verdict-json-in-signed-core', 'jouleclaw/16.7#contract-hash-equals'], inputs: { steward_seed: toHex(steward.seed), ...fields, verdict_json: vj, contract: CONTRACT }, intent: ok({ 'wire.jc_receipt': 'verdict-receipt/1', 'wire.contract_hash': contractHash, 'wire.verdict.passed': true, 'wire.verdict.contract_hash': contractHash }) });
   const vcore = (over: JsonObject): string => toHex(sealJcCore({ jc_receipt: 'verdict-receipt/1', steward: steward.did, ...fields, verdict_json: vj, verdict_hash: H(utf8.encode(vj)), contract_hash: contractHash, ...over } as never, steward));
   const VO = (name: string, comment: string, clauses: string[], receipt: string, intent: Intent): Case => ({ pack: R, name, type: 'VerdictOpen', comment, flags: ['SuiteErrorCode'], clauses, inputs: { receipt, contract: CONTRACT }, intent });
   cases.push(
@@ -467,14 +506,17 @@ function journalCases(entriesOf: () => string[]): Case[] {
   const script = JOURNAL_SCRIPT;
   const entries = entriesOf();
   const edited = [...entries];
-  const e1 = decodeCanonical(fromHex(edited[1]!)) as Map<string, CborValue>;
+  // the entry dispatching pay, its node_id edited to read, its hash kept
+  const at = entries.findIndex((h) => ((decodeCanonical(fromHex(h)) as Map<string, CborValue>).get('event') as Map<string, CborValue>).get('node_id') === 'pay');
+  if (at < 1) throw new Error('jc-cases: the journal has no entry dispatching pay after its first');
+  const e1 = decodeCanonical(fromHex(edited[at]!)) as Map<string, CborValue>;
   const ev = new Map(e1.get('event') as Map<string, CborValue>);
   ev.set('node_id', 'read');
   e1.set('event', ev);
-  edited[1] = toHex(encodeCanonical(e1));
+  edited[at] = toHex(encodeCanonical(e1));
   return [
-    { pack: R, name: 'journal-run', type: 'JournalScript', comment: "a run over read (replay safe) and pay (never): both dispatched, a handoff recorded; reopened after a restart, both in flight, pay held; recover marks them interrupted", flags: ['Canonical'], clauses: ['jouleclaw/17.2#consumer-verifies-chain', 'jouleclaw/17.3#mark-interrupted-on-restart', 'jouleclaw/17.3#never-node-held-until-settled', 'jouleclaw/17.2#discriminator-present'], inputs: script, intent: ok({ 'reopened.in_flight': ['read', 'pay'] }) },
-    { pack: R, name: 'journal-edited-entry', type: 'JournalOpen', comment: 'the same journal with its second entry edited (pay → read), the hash kept: the chain is broken', flags: ['SuiteErrorCode'], clauses: ['jouleclaw/17.2#consumer-verifies-chain'], inputs: { entries: edited }, intent: err('ERR_JOURNAL_CHAIN_BROKEN') },
+    { pack: R, name: 'journal-run', type: 'JournalScript', comment: "a run over read (replay safe) and pay (never): both dispatched, a handoff recorded; reopened after a restart, both in flight, pay held; recover marks them interrupted", flags: ['Canonical'], clauses: ['jouleclaw/17.2#consumer-verifies-chain', 'jouleclaw/17.3#mark-interrupted-on-restart', 'jouleclaw/17.3#never-node-held-until-settled', 'jouleclaw/17.2#discriminator-present'], inputs: script, intent: ok({ 'reopened.in_flight': ['read', 'pay'], interrupted: ['read', 'pay'], 'recovered.held': ['pay'], 'recovered.in_flight': [] }) },
+    { pack: R, name: 'journal-edited-entry', type: 'JournalOpen', comment: 'the same journal with the entry dispatching pay edited to read, its hash kept: the chain is broken', flags: ['SuiteErrorCode'], clauses: ['jouleclaw/17.2#consumer-verifies-chain'], inputs: { entries: edited }, intent: err('ERR_JOURNAL_CHAIN_BROKEN') },
   ];
 }
 
@@ -524,11 +566,14 @@ function senseCases(linksOf: () => string[]): Case[] {
     E('event-id-retagged-source', 'session event 0 re-tagged shell: another id', ['sense/2#event-id-binds-source-trust'], { ...SESSION[0]!, source: 'shell' }),
     E('event-id-retagged-trust', 'session event 0 re-tagged Untrusted: another id', ['sense/2#event-id-binds-source-trust'], { ...SESSION[0]!, trust: 'Untrusted' }),
   );
-  const RP = (name: string, comment: string, events: SenseEv[], since?: { physical_ns: number; logical: number }): Case => ({ pack: S, name, type: 'SenseReplay', comment, flags: ['Canonical'], clauses: ['sense/3#replay-digest'], inputs: { events: events as unknown as Json, ...(since ? { since } : {}) }, intent: { ok: true } });
+  // sense §3: "blake3 over each event's content id in order" — the suite's reading: the ids' 32 raw bytes concatenated
+  // (not their hex text), as impl/sense/log.ts; events_since(h) is every event stamped strictly after h
+  const replayOf = (evs: SenseEv[]): Record<string, Json> => ({ event_ids: evs.map(senseEventId), replay_digest: H(cat(...evs.map((e) => fromHex(senseEventId(e))))) });
+  const RP = (name: string, comment: string, events: SenseEv[], want: SenseEv[], since?: { physical_ns: number; logical: number }): Case => ({ pack: S, name, type: 'SenseReplay', comment, flags: ['Canonical'], clauses: ['sense/3#replay-digest', 'sense/3#cid-blake3-hex'], inputs: { events: events as unknown as Json, ...(since ? { since } : {}) }, intent: ok(replayOf(want)) });
   cases.push(
-    RP('replay-session', 'the seven-event session in order: the ids in HLC order and the replay digest', SESSION),
-    RP('replay-session-shuffled', 'the same session fed in another order: the same ids and digest (HLC total order)', [SESSION[6]!, SESSION[2]!, SESSION[0]!, SESSION[5]!, SESSION[1]!, SESSION[4]!, SESSION[3]!]),
-    RP('replay-since', 'events_since (3000, 0): the tail of the session and its digest', SESSION, { physical_ns: 3_000, logical: 0 }),
+    RP('replay-session', 'the seven-event session in order: the ids in HLC order and the replay digest', SESSION, SESSION),
+    RP('replay-session-shuffled', 'the same session fed in another order: the same ids and digest (HLC total order)', [SESSION[6]!, SESSION[2]!, SESSION[0]!, SESSION[5]!, SESSION[1]!, SESSION[4]!, SESSION[3]!], SESSION),
+    RP('replay-since', 'events_since (3000, 0): the events stamped after it and their digest', SESSION, SESSION.slice(4), { physical_ns: 3_000, logical: 0 }),
   );
   const IDLE = { engagement_ppm: 0, active_modality: 'audio', surface_modality: 'visual' };
   const BUSY = { engagement_ppm: 900_000, active_modality: 'visual', surface_modality: 'visual' };

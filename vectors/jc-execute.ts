@@ -4,7 +4,7 @@
 // contracts, verdicts and verdict receipts (§16), handoffs and the run journal (§17), and Sense event ids, replay
 // digests, attention gates and surfacing chains (sense §2, §3, §5, §8). Shared by the generator and the replay, like
 // vectors/execute.ts (which dispatches here). Refusals are `{ error: code }`.
-import { TesteeError, type DecideFields, type Implementation, type JcPolicyFields, type JcPolicyReceiptFields } from '../harness/implementation.ts';
+import { TesteeError, type DecideFields, type Implementation, type JcPolicyFields, type JcPolicyReceiptFields, type JcPolicyStep } from '../harness/implementation.ts';
 import { fromHex, toHex } from '../impl/bytes.ts';
 import type { CborInput } from '../impl/cbor/index.ts';
 import type { GroupType, Json, JsonObject } from './model.ts';
@@ -185,6 +185,15 @@ export async function executeJc(impl: Implementation, type: GroupType, inp: Json
       return logDecisions(impl, inp, decideFields);
     case 'PolicyDigest':
       return refusal(async () => ({ digest: await impl.jcPolicyDigest(bigints(obj(inp['policy'], 'policy')) as unknown as JcPolicyFields) }));
+    case 'PolicyEvaluate':
+      // §9, §10.1: a fresh engine runs the steps; each sealed receipt's core as the implementation verifies it
+      return refusal(async () => {
+        const opts = { ...(inp['policy'] !== undefined ? { policy: bigints(obj(inp['policy'], 'policy')) as unknown as JcPolicyFields } : {}), ...(inp['steward_seed'] !== undefined ? { steward_seed: hex(inp['steward_seed'], 'steward_seed') } : {}) };
+        const r = await impl.jcPolicyEvaluate(str(inp['engine_id'], 'engine_id'), arr(inp['steps'], 'steps').map((x) => bigints(x) as unknown as JcPolicyStep), opts);
+        const sealed: Json[] = [];
+        for (const x of r.results) if (x['receipt'] instanceof Uint8Array) sealed.push(json(await impl.jcVerifyPolicyReceipt(x['receipt']), 'sealed'));
+        return { results: json(r.results, 'results'), audit: json(r.audit, 'audit'), sealed };
+      });
     case 'PolicyReceiptSeal':
       return refusal(async () => {
         const f = bigints(obj(inp['fields'], 'fields')) as unknown as JcPolicyReceiptFields;

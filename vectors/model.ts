@@ -7,7 +7,7 @@
 export const GENERATOR_VERSION = '1';
 
 /** The JouleClaw group kinds (vectors/jc-execute.ts). */
-export const JC_GROUP_TYPES = ['TreeHeadVerify', 'LogInclusion', 'LogConsistency', 'LogDecisions', 'PolicyDigest', 'PolicyReceiptSeal', 'PolicyReceiptVerify', 'CascadeBuild', 'CascadeCheck', 'JcReceiptOpen', 'ContractCheck', 'ContractVerify', 'VerdictSeal', 'VerdictOpen', 'HandoffCommands', 'JournalScript', 'JournalOpen'] as const;
+export const JC_GROUP_TYPES = ['TreeHeadVerify', 'LogInclusion', 'LogConsistency', 'LogDecisions', 'PolicyDigest', 'PolicyEvaluate', 'PolicyReceiptSeal', 'PolicyReceiptVerify', 'CascadeBuild', 'CascadeCheck', 'JcReceiptOpen', 'ContractCheck', 'ContractVerify', 'VerdictSeal', 'VerdictOpen', 'HandoffCommands', 'JournalScript', 'JournalOpen'] as const;
 /** The Sense group kinds (vectors/jc-execute.ts). */
 export const SENSE_GROUP_TYPES = ['SenseEventId', 'SenseReplay', 'SenseGate', 'SenseSeal', 'SenseVerifyChain'] as const;
 

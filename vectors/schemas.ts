@@ -84,6 +84,10 @@ const JC_KINDS: Record<string, { inputs: S; expected: S }> = {
     expected: obj(['entries', 'head', 'head_fields', 'inclusion', 'consistency'], { entries: { type: 'array', items: LOG_ENTRY }, head: HEX, head_fields: HEAD_FIELDS, inclusion: { type: 'array', items: HASHES }, consistency: { type: 'array', items: HASHES } }),
   },
   PolicyDigest: { inputs: obj(['policy'], { policy: POLICY }), expected: { anyOf: [obj(['digest'], { digest: CID }), ERROR] } },
+  PolicyEvaluate: {
+    inputs: obj(['engine_id', 'steps'], { engine_id: { type: 'string' }, policy: POLICY, steward_seed: SEED, steps: { type: 'array', minItems: 1, items: ANY_OBJ } }),
+    expected: { anyOf: [obj(['results', 'audit', 'sealed'], { results: { type: 'array', items: ANY_OBJ }, audit: { type: 'array', items: ANY_OBJ }, sealed: { type: 'array', items: ANY_OBJ } }), ERROR] },
+  },
   PolicyReceiptSeal: { inputs: obj(['steward_seed', 'fields'], { steward_seed: SEED, fields: ANY_OBJ }), expected: { anyOf: [obj(['receipt', 'core'], { receipt: HEX, core: ANY_OBJ }), ERROR] } },
   PolicyReceiptVerify: { inputs: obj(['receipt'], { receipt: HEX, steward: DID, binding: { const: 'required' } }), expected: { anyOf: [obj(['core'], { core: ANY_OBJ }), ERROR] } },
   CascadeBuild: { inputs: obj(['walk'], { walk: ANY_OBJ }), expected: { anyOf: [obj(['receipt'], { receipt: ANY_OBJ }), ERROR] } },
@@ -203,7 +207,7 @@ export const PACK_KINDS: Readonly<Record<PackArea, readonly GroupType[]>> = {
   efficiency: ['EfficiencySeal', 'EfficiencyRead', 'TaskTotal', 'Trace'],
   // issue 8
   jouleclaw_tlog: ['TreeHeadVerify', 'LogInclusion', 'LogConsistency', 'LogDecisions'],
-  jouleclaw_policy: ['PolicyDigest', 'PolicyReceiptSeal', 'PolicyReceiptVerify'],
+  jouleclaw_policy: ['PolicyDigest', 'PolicyEvaluate', 'PolicyReceiptSeal', 'PolicyReceiptVerify'],
   jouleclaw_receipts: ['CascadeBuild', 'CascadeCheck', 'JcReceiptOpen', 'ContractCheck', 'ContractVerify', 'VerdictSeal', 'VerdictOpen', 'HandoffCommands', 'JournalScript', 'JournalOpen'],
   sense: ['SenseEventId', 'SenseReplay', 'SenseGate', 'SenseSeal', 'SenseVerifyChain'],
 };
