@@ -1,13 +1,17 @@
 // The clause-mutant kill matrix (issue 7 item 4): runs the conformance suite (harness/conformance, harness/external)
-// against every mutant of mutation/catalog.ts served as a testee (node --import tsx mutation/testees/variant-main.ts
-// <id>, via JCP_TESTEE), and prints mutant × (conformance tests, vector packs alone, property tests), a summary per
-// class and the overall share killed. Writes reports/mutation/kill-matrix.{json,md}. Exits 1 when any mutant survives
-// or the control (the decision copy with no fault) is killed.
+// against every mutant of mutation/catalog.ts and prints mutant × (conformance tests, vector packs alone, property
+// tests), a summary per class and the overall share killed. Writes reports/mutation/kill-matrix.{json,md}. Exits 1
+// when any mutant survives or the control (the decision copy with no fault) is killed.
 //
-// Usage: tsx mutation/matrix.ts [--only id,id [--merge]] [--all-files] [--pool N]
-//   Each mutant first runs the test files that name one of its own clauses, plus the vector replay
-//   (harness/conformance/vectors.test.ts) when present; a survivor is run again over every file naming a clause of
-//   its class. The control runs every file that asks for a decision. --all-files runs the whole suite for every mutant.
+// Usage: tsx mutation/matrix.ts [--only id,id [--merge]] [--all-files] [--pool N] [--batch N] [--testee]
+//   By default every mutant is served IN PROCESS (mutation/vitest.matrix.config.ts): one vitest run for the whole
+//   batch, one wrapper test file per (mutant, test file), forks shared by all (--pool, default the cores up to 4), one
+//   module transform for all — no vitest start and no testee subprocess per mutant (the old way cost ~35 min).
+//   --testee serves builder mutants as testee processes instead (node --import tsx mutation/testees/variant-main.ts
+//   <id>, via JCP_TESTEE), one vitest run per mutant: slower, but through the testee protocol's bytes.
+//   Each mutant first runs the test files that name one of its own clauses, plus the vector replay (the replay half of
+//   harness/conformance/vectors.test.ts, mutation/vector-replay.ts); a survivor is run again over every file naming a
+//   clause of its class. The control runs every file that asks for a decision. --all-files runs the whole suite.
 //   A mutant is killed by tests that FAIL; tests that crash, time out or error against it are reported apart and never
 //   count as a kill (they would be the mutant's own bug, not the suite's catch).
 import { spawn } from 'node:child_process';
@@ -65,14 +69,35 @@ function suiteFiles(): string[] {
 /** How widely a mutant's run reaches: the files naming its own clauses, those naming any clause of its class, all. */
 type Reach = 'clauses' | 'class' | 'all';
 
-/** The test files a mutant runs at `reach`, always with the vector replay. */
+/** Every clause id some vector of the published packs names (vectors/conformance/v1/*.json). */
+const PACK_CLAUSES: ReadonlySet<string> = (() => {
+  const dir = join(ROOT, 'vectors', 'conformance', 'v1');
+  if (!existsSync(dir)) return new Set<string>();
+  const ids = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .flatMap((f) => [...readFileSync(join(dir, f), 'utf8').matchAll(/"(jcp\/[^"]+#[^"]+)"/g)].map((x) => x[1]!));
+  return new Set(ids);
+})();
+
+/**
+ * Whether the vector replay is run for `m`: when a pack names one of its clauses or a clause of its class. Reading
+ * taken: the "vector packs alone" column asks whether the packs written for a rule catch its mutant; replaying every
+ * pack against a mutant of a class no pack speaks to (energy ladders, wire, durable records) would cost each such
+ * mutant a full replay for a column that can only say "-".
+ */
+function packsReach(m: Mutant): boolean {
+  const ids = [...m.clauses, ...CLAUSES.filter((c) => c.classes.includes(m.class)).map((c) => c.id)];
+  return ids.some((id) => PACK_CLAUSES.has(id));
+}
+
+/** The test files a mutant runs at `reach`, with the vector replay where a pack speaks to its class. */
 function filesFor(m: Mutant, all: readonly string[], reach: Reach): string[] {
   if (reach === 'all') return [...all];
   // the control replaces only the decision path: it runs every file that asks for a decision
   if (m === CONTROL) return all.filter((f) => f === VECTOR_REPLAY || /\.decide\(/.test(readFileSync(join(ROOT, f), 'utf8')));
   const ids = new Set([...m.clauses, ...(reach === 'class' ? CLAUSES.filter((c) => c.classes.includes(m.class)).map((c) => c.id) : [])]);
   return all.filter((f) => {
-    if (f === VECTOR_REPLAY) return true;
+    if (f === VECTOR_REPLAY) return packsReach(m);
     const src = readFileSync(join(ROOT, f), 'utf8');
     return [...ids].some((id) => src.includes(`'${id}'`));
   });

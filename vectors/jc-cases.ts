@@ -363,16 +363,16 @@ function policyCases(): Case[] {
   const seal = (m: Map<string, CborValue>, signer = steward, kid = steward.did): string => toHex(signSign1(encodeCanonical(m), stewardKid(kid), signer.seed, defaultEd25519()));
   const v1 = core(receipts[0]![2]);
   const v4 = core(receipts[3]![2]);
-  // §10 "verifiers reject envelopes whose kid disagrees with the embedded steward" has no clause id of its own in
-  // spec-map; these vectors name §8's rule that signed material is accepted only under the key its handle derives to
+  // §8: signed material is accepted only under the key its handle derives to; §10: a kid that disagrees with the steward
   const SIGNED_BY_HANDLE = 'jouleclaw/8#verify-handle-matches-key';
+  const KID_IS_STEWARD = 'jouleclaw/10.1#reject-kid-not-steward';
   const V = (name: string, comment: string, flags: string[], clauses: string[], receipt: string, intent: Intent, opts: JsonObject = {}): Case => ({ pack: 'jouleclaw_policy', name, type: 'PolicyReceiptVerify', comment, flags, clauses, inputs: { receipt, ...opts }, intent });
   const withDigest = new Map(v1);
   withDigest.set('policy_digest', A_DIGEST);
   cases.push(
     V('verify-v4-binding-required', 'a receipt carrying the digest, read by a consumer that requires it', [], ['jouleclaw/10.1#consumer-checks-digest-presence'], seal(v4), ok({ 'core.policy_digest': A_DIGEST }), { steward: steward.did, binding: 'required' }),
     V('verify-v1-binding-required', 'a receipt without policy_digest, read by a consumer that requires the binding: refused', ['SuiteErrorCode'], ['jouleclaw/10.1#consumer-checks-digest-presence'], seal(v1), err('ERR_POLICY_DIGEST_ABSENT'), { binding: 'required' }),
-    V('verify-kid-not-steward', "the core names the steward but mallory signs with kid = mallory", ['WrongKey', 'SuiteErrorCode'], [SIGNED_BY_HANDLE], seal(v1, mallory, mallory.did), err('ERR_RECEIPT_STEWARD_MISMATCH')),
+    V('verify-kid-not-steward', "the core names the steward but mallory signs with kid = mallory", ['WrongKey', 'SuiteErrorCode'], [KID_IS_STEWARD, SIGNED_BY_HANDLE], seal(v1, mallory, mallory.did), err('ERR_RECEIPT_STEWARD_MISMATCH')),
     V('verify-forged', "mallory's signature under kid = steward", ['ModifiedSignature', 'SuiteErrorCode'], [SIGNED_BY_HANDLE], seal(v1, mallory), err('ERR_RECEIPT_SIGNATURE_INVALID')),
     V('verify-other-steward', 'a good receipt checked against another steward', ['WrongKey', 'SuiteErrorCode'], [SIGNED_BY_HANDLE], seal(v1), err('ERR_RECEIPT_STEWARD_MISMATCH'), { steward: mallory.did }),
     V('verify-digest-edited', 'the digest edited after sealing, the signature kept', ['ModifiedSignature', 'SuiteErrorCode'], [SIGNED_BY_HANDLE], (() => {

@@ -113,7 +113,7 @@ describe('agent identity (jouleclaw §8)', () => {
     );
   });
 
-  clauseIt([HANDLE], 'a policy receipt whose kid disagrees with its embedded steward is rejected', async () => {
+  clauseIt(['jouleclaw/10.1#reject-kid-not-steward', HANDLE], 'a policy receipt whose kid disagrees with its embedded steward is rejected', async () => {
     const impl = implementation();
     const sealed = await impl.jcPolicyReceipt(steward.seed, receiptFields());
     const payload = decodeSign1(sealed).payload;

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join, resolve } from 'node:path';
 import type { Judged } from '../report/expectations.ts';
 import type { Header } from '../report/record.ts';
-import { encodeHeader, frame, readChain, rootOf, TRANSCRIPT_FORMAT, TranscriptError, type StreamRef, type TranscriptHeader } from './format.ts';
+import { encodeHeader, frame, readChain, rootOf, TRANSCRIPT_FORMAT, type StreamRef, type TranscriptHeader } from './format.ts';
 import { streamsFolder } from './recorder.ts';
 
 /** The transcript file's name in the transcript folder. */
@@ -83,7 +83,6 @@ export function foldTranscript(dir: string, run: Header, judged: readonly Judged
   return { path, root: rootOf(hb), streams: refs.length, entries: refs.reduce((n, s) => n + s.entries, 0), torn };
 }
 
-export { TranscriptError };
 
 /**
  * The transcript folder `certify --transcript [dir]` names, or undefined without the flag. The CLI's parser reads a

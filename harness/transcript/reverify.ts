@@ -8,7 +8,8 @@
 //    name no test — a beforeAll's): "passed" needs every one to agree with the reference; "failed" needs one that
 //    differs (every answer the reference's would have passed, as the reference passes the suite); "unimplemented" an
 //    answer "unimplemented"; "timeout" / "crash" / "errored" a failure of that kind; "not claimed" no exchange of its
-//    own. Where the record is not explained, the re-judged outcome is the one the exchanges show;
+//    own. A test with no exchange at all keeps its recorded outcome (nothing in the transcript bears on it; the report
+//    counts such tests). Where the record is not explained, the re-judged outcome is the one the exchanges show;
 // 5. the per-class verdicts are recomputed from the re-judged outcomes (harness/report/record.ts classRows, the
 //    record's expectations applied as certify applied them) and compared with the certificate's.
 // Exit 0 when the chain is intact and every verdict is confirmed; 1 when a re-judged verdict differs from the
@@ -76,6 +77,9 @@ function shown(own: readonly Comparison[], all: readonly Comparison[]): string {
 
 /** Whether `recorded` is explained by the exchanges, and if not, why. */
 function explain(recorded: string, own: readonly Comparison[], all: readonly Comparison[]): string | undefined {
+  // a test that exchanged nothing (it checks the suite's own data, or counts what other tests ran) is not judged by
+  // exchanges: its outcome rests on the record alone, and the report counts such tests
+  if (all.length === 0) return undefined;
   const differ = all.filter((c) => !c.agree);
   switch (recorded) {
     case 'passed':
@@ -190,7 +194,9 @@ export function reverifyReport(r: Reverified): string[] {
     out.push(`${unexplained.length} test(s) whose recorded outcome the transcript does not explain:`);
     for (const t of unexplained.slice(0, 20)) out.push(`  ✗ ${t.test.id}: ${t.why}; re-judged ${t.rejudged}${t.firstDifference ? `\n      first difference: ${where(t.firstDifference)}` : ''}`);
     if (unexplained.length > 20) out.push(`  … and ${unexplained.length - 20} more`);
-  } else out.push(`every recorded test outcome (${r.tests.length}) is explained by the exchanges`);
+  } else out.push(`every recorded test outcome is explained by the exchanges`);
+  const bare = r.tests.filter((t) => t.exchanges === 0).length;
+  if (bare) out.push(`${bare} of ${r.tests.length} test(s) exchanged nothing with the implementation: their outcomes rest on the record alone`);
   out.push(
     r.confirmed
       ? '✓ the transcript confirms every verdict of the certificate'

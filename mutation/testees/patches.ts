@@ -64,9 +64,9 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
   // ---- C8 wire (the endpoint the wire driver starts in process: scope suite) ----
   'wire-stale-accepted': [skip(WIRE, 'skew > window')],
   'wire-caller-signature-unchecked': [skip(WIRE, '!verifyWireSignature(w, backend)')],
-  'wire-repeat-redecided': [skip(WIRE, 'hit')],
+  'wire-repeat-redecided': [swap('impl/durable/point.ts', "if (seen) return Object.freeze({ status: 'repeated' as const", "if (false) return Object.freeze({ status: 'repeated' as const")],
   'wire-decides-at-named-time': [swap(WIRE, 'cost: w.cost, now_s: now };', 'cost: w.cost, now_s: w.now };')],
-  'wire-oversize-accepted': [skip('impl/wire/codec.ts', 'len > this.cap')],
+  'wire-oversize-accepted': [swap(WIRE, 'const reader = new WireFrameReader(cap);', 'const reader = new WireFrameReader(Number.MAX_SAFE_INTEGER);'), swap(WIRE, 'w = decodeWireRequest(body, cap);', 'w = decodeWireRequest(body, Number.MAX_SAFE_INTEGER);')],
   // ---- C9 energy honesty ----
   'hwshunt-unmeasured-accepted': [skip(EN, "f.provenance === 'HwShunt' && measured_uj === undefined")],
   'estimator-measured-accepted': [skip(EN, "f.provenance === 'Estimator' && measured_uj !== undefined")],
