@@ -20,9 +20,11 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readTestRecord, runCompleted, type TestLine } from '../harness/report/record-reporter.ts';
-import { CONTROL, COVERED_CLASSES, MUTANTS, PENDING_CLASSES, type Mutant } from './catalog.ts';
+import { AWAITING_TESTS, CONTROL, COVERED_CLASSES, MUTANTS as CATALOGUED, PENDING_CLASSES, type Mutant } from './catalog.ts';
 import { MUTANT_PATCHES, SUITE_SCOPED } from './testees/patches.ts';
 
+/** The catalogued mutants, and with --awaiting those awaiting a test (run to see whether their test has landed). */
+const MUTANTS: readonly Mutant[] = process.argv.includes('--awaiting') ? [...CATALOGUED, ...AWAITING_TESTS] : CATALOGUED;
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SUITE_DIRS = ['harness/conformance', 'harness/external'];
 const VECTOR_REPLAY = 'harness/conformance/vectors.test.ts';
@@ -313,6 +315,7 @@ async function main(): Promise<number> {
   if (hasVectors) console.log(`killed by the vector packs alone: ${byVectors.length}/${real.length}${byVectors.length ? ` (${byVectors.join(', ')})` : ''}`);
   else console.log('vector packs: n/a (harness/conformance/vectors.test.ts or vectors/conformance/v1 not present)');
   if (survivors.length) console.log(`SURVIVED: ${survivors.join(', ')}`);
+  for (const a of AWAITING_TESTS) console.log(`awaiting a test (not in the figure; run with --awaiting): ${a.id} [${a.clauses.join(' ')}]: ${a.missing}`);
   // claimed classes the catalog does not cover yet: said, never hidden (they are not part of the percentage)
   const uncovered = CLAIMED.filter((c) => !COVERED_CLASSES.includes(c) && !MUTANTS.some((m) => m.class === c));
   const partial = PENDING_CLASSES.filter((c) => MUTANTS.some((m) => m.class === c));

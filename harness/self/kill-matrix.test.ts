@@ -8,7 +8,10 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CONTROL, COVERED_CLASSES, EQUIVALENT, MUTANTS, PENDING_CLASSES, UNBROKEN } from '../../mutation/catalog.ts';
+import { AWAITING_TESTS, CONTROL, COVERED_CLASSES, EQUIVALENT, MUTANTS as RUN, PENDING_CLASSES, UNBROKEN } from '../../mutation/catalog.ts';
+
+/** Every mutant the matrix can run: those it runs, and those awaiting a test (survivors, findings). */
+const MUTANTS = [...RUN, ...AWAITING_TESTS];
 import { knownMutantIds, LEGACY_VARIANTS, MUTANT_BUILDERS } from '../../mutation/testees/registry.ts';
 import { MUTANT_PATCHES, SUITE_SCOPED } from '../../mutation/testees/patches.ts';
 
