@@ -318,6 +318,10 @@ async function run(impl: Implementation, type: GroupType, inp: JsonObject): Prom
     case 'EfficiencyRead':
       // the payload as JSON to CBOR values (integers as bigint), odd fields and all: the verifier is what is checked
       return toJson(await impl.energyEfficiencyRead(caveatInput(obj(inp['payload'], 'payload')) as Record<string, unknown>), 'read') as JsonObject;
+    case 'EfficiencyTotals': {
+      const payloads = arr(inp['payloads'], 'payloads').map((p, i) => caveatInput(obj(p, `payloads[${i}]`)) as Record<string, unknown>);
+      return toJson(await impl.energyEfficiencyTotals(payloads, uint(inp['units'], 'units')), 'totals') as JsonObject;
+    }
     case 'TaskTotal':
       return { total_uj: num(await impl.energyTaskTotal(energyFields(inp['energy'], 'energy')), 'total_uj') };
     case 'Trace':

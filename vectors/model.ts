@@ -12,7 +12,7 @@ export const JC_GROUP_TYPES = ['TreeHeadVerify', 'LogInclusion', 'LogConsistency
 export const SENSE_GROUP_TYPES = ['SenseEventId', 'SenseReplay', 'SenseGate', 'SenseSeal', 'SenseVerifyChain'] as const;
 
 /** The operation kinds a test group may hold; each is replayed through one path of harness/implementation.ts. */
-export const GROUP_TYPES = ['GrantMint', 'GrantVerify', 'Attenuate', 'Decide', 'ReceiptVerify', 'PolicyAuthor', 'StandingFire', 'ChannelScript', 'EfficiencySeal', 'EfficiencyRead', 'TaskTotal', 'Trace', 'OpSequence',
+export const GROUP_TYPES = ['GrantMint', 'GrantVerify', 'Attenuate', 'Decide', 'ReceiptVerify', 'PolicyAuthor', 'StandingFire', 'ChannelScript', 'EfficiencySeal', 'EfficiencyRead', 'TaskTotal', 'Trace', 'OpSequence', 'EfficiencyTotals',
   // JouleClaw (jouleclaw §2, §7, §10, §16, §17, §22) and Sense (sense §2, §3, §5, §8): vectors/jc-execute.ts
   ...JC_GROUP_TYPES, ...SENSE_GROUP_TYPES] as const;
 export type GroupType = (typeof GROUP_TYPES)[number];

@@ -180,6 +180,11 @@ const KINDS: Record<GroupType, { inputs: S; expected: S }> = {
     expected: { anyOf: [obj(['energy_uj', 'provenance'], { energy_uj: UINT, provenance: PROVENANCE, coverage: { const: 'Partial' } }), ERROR] },
   },
   TaskTotal: { inputs: obj(['energy'], { energy: ENERGY }), expected: { anyOf: [obj(['total_uj'], { total_uj: UINT }), ERROR] } },
+  // jcp §5.2 totals over efficiency/1 payloads: the sum, the provenance floor, Partial when any is, per-unit only when Whole
+  EfficiencyTotals: {
+    inputs: obj(['payloads', 'units'], { payloads: { type: 'array', minItems: 1, items: EFFICIENCY_PAYLOAD }, units: UINT }),
+    expected: { anyOf: [obj(['energy_uj', 'provenance_floor', 'units'], { energy_uj: UINT, provenance_floor: PROVENANCE, coverage: { const: 'Partial' }, units: UINT, uj_per_unit: UINT }), ERROR] },
+  },
   Trace: {
     inputs: obj(['outcome', 'activity_ids', 'activities'], { outcome: FIGURE, activity_ids: { type: 'array', items: CID }, activities: { type: 'object', additionalProperties: FIGURE } }),
     // residual_uj is signed (jcp §5.3: never clamped), so it has no minimum
@@ -204,7 +209,7 @@ export const PACK_KINDS: Readonly<Record<PackArea, readonly GroupType[]>> = {
   money: ['GrantMint', 'Attenuate', 'Decide', 'OpSequence'],
   standing: ['PolicyAuthor', 'StandingFire'],
   channels: ['ChannelScript'],
-  efficiency: ['EfficiencySeal', 'EfficiencyRead', 'TaskTotal', 'Trace'],
+  efficiency: ['EfficiencySeal', 'EfficiencyRead', 'TaskTotal', 'Trace', 'EfficiencyTotals'],
   // issue 8
   jouleclaw_tlog: ['TreeHeadVerify', 'LogInclusion', 'LogConsistency', 'LogDecisions'],
   jouleclaw_policy: ['PolicyDigest', 'PolicyEvaluate', 'PolicyReceiptSeal', 'PolicyReceiptVerify'],
