@@ -53,7 +53,7 @@ const declinedOf = (r: Plain): Plain[] => r['declined'] as Plain[];
 const energyOf = (r: Plain): Plain => r['energy'] as Plain;
 
 describe('jcp §5 the figure: measured and provenance', () => {
-  clauseIt(['jcp/5#hwshunt-measured-required'], 'a HwShunt figure without measured_uj is refused', async () => {
+  clauseIt(['jcp/5#hwshunt-measured-required', 'jouleclaw/1.3#reading-carries-provenance'], 'a HwShunt figure without measured_uj is refused', async () => {
     const impl = await implementation();
     const counter = { how: 'counter', live: 'live', read: 'both-ends', plausibility: 'not-refuted', covers: 'Whole' } as const;
     expect(await codeOf(impl.energyMake({ estimated_uj: 10n, provenance: 'HwShunt', obtained: counter }))).toBe('ERR_ENERGY_HWSHUNT_UNMEASURED');
@@ -98,7 +98,7 @@ describe('jcp §5 the figure: measured and provenance', () => {
     expect(energyOf(cal)).toEqual({ estimated_uj: 4000n, provenance: 'ModelBased' });
   });
 
-  clauseIt(['jcp/5#coverage-not-overclaimed'], 'a counter that reads part of the domain yields a Partial figure, never Whole', async () => {
+  clauseIt(['jcp/5#coverage-not-overclaimed', 'jouleclaw/1.3#no-coverage-beyond-counter'], 'a counter that reads part of the domain yields a Partial figure, never Whole', async () => {
     const impl = await implementation();
     const gpuOnly = { how: 'counter', live: 'live', read: 'both-ends', plausibility: 'no-bound', covers: 'Partial' } as const;
     expect(await codeOf(impl.energyMake({ measured_uj: 1n, estimated_uj: 1n, provenance: 'HwShunt', obtained: gpuOnly }))).toBe('ERR_ENERGY_COVERAGE_OVERCLAIMED');
@@ -120,7 +120,7 @@ describe('jcp §5 liveness', () => {
     expect(energyOf(r)).toEqual({ measured_uj: energyOver(15_000n, 20), estimated_uj: 1n, provenance: 'HwShunt' });
   });
 
-  clauseIt(['jcp/5#not-live-no-hw-grade', 'jcp/5#observe-counter-advance'], 'a frozen counter is not live, and the ladder falls back to the estimate', async () => {
+  clauseIt(['jcp/5#not-live-no-hw-grade', 'jcp/5#observe-counter-advance', 'jouleclaw/1.3#not-live-no-hw-grade', 'jouleclaw/1.3#hw-grade-only-while-live'], 'a frozen counter is not live, and the ladder falls back to the estimate', async () => {
     const impl = await implementation();
     const v = await impl.energyLiveness([{ name: 'package-0', samples: frozen() }]);
     expect(v['verdict']).toBe('not-live');
@@ -131,7 +131,19 @@ describe('jcp §5 liveness', () => {
     expect(declinedOf(r)[0]).toMatchObject({ rung: 'rapl', reason: 'not-live' });
   });
 
-  clauseIt(['jcp/5#not-live-no-hw-grade'], 'a counter republished in lumps every 100 ms, or every 1 s, is not live', async () => {
+  // issue 7 (kill matrix): the frozen verdict itself, not only "not live". The spec names "frozen" as a kind of not-live
+  // counter and says the implementation SHOULD record why; the reading taken is that the testee's recorded reason for a
+  // counter that never advanced is 'frozen', the spec's own word, never another (e.g. too few advances). Open point:
+  // PROTOCOL.md's energy.liveness leaves `reason` as free text, so this vocabulary is the reference's; it should be named there.
+  clauseIt(['jcp/5#observe-counter-advance', 'jcp/5#not-live-no-hw-grade', 'jouleclaw/1.3#not-live-no-hw-grade', 'jouleclaw/1.3#hw-grade-only-while-live'], "a counter that never advances is not live for being frozen: its recorded reason is 'frozen'", async () => {
+    const impl = await implementation();
+    const v = await impl.energyLiveness([{ name: 'package-0', samples: frozen() }]);
+    expect(v['verdict']).toBe('not-live');
+    const c = (v['counters'] as Plain[])[0]!;
+    expect(c).toMatchObject({ name: 'package-0', verdict: 'not-live', reason: 'frozen', counted: 20n, advanced: 0n });
+  });
+
+  clauseIt(['jcp/5#not-live-no-hw-grade', 'jouleclaw/1.3#not-live-no-hw-grade', 'jouleclaw/1.3#hw-grade-only-while-live'], 'a counter republished in lumps every 100 ms, or every 1 s, is not live', async () => {
     const impl = await implementation();
     for (const lump_ns of [100n * MS, 1000n * MS]) {
       const samples = series({ mw: 15_000n, ticks: 80, lump_ns }); // 2 s at 25 ms
@@ -144,7 +156,7 @@ describe('jcp §5 liveness', () => {
     }
   });
 
-  clauseIt(['jcp/5#observe-counter-advance', 'jcp/5#not-live-no-hw-grade'], 'an interval over 75 ms counts as nothing: a rail advancing only across stretched intervals is not live', async () => {
+  clauseIt(['jcp/5#observe-counter-advance', 'jcp/5#not-live-no-hw-grade', 'jouleclaw/1.3#not-live-no-hw-grade', 'jouleclaw/1.3#hw-grade-only-while-live'], 'an interval over 75 ms counts as nothing: a rail advancing only across stretched intervals is not live', async () => {
     const impl = await implementation();
     // 8 intervals of exactly 75 ms, each advancing: 600 ms counted, live
     const at75 = series({ mw: 15_000n, ticks: 8, tick_ns: 75n * MS });
@@ -222,7 +234,7 @@ describe('jcp §5.1 RAPL zones', () => {
     expect(r['summed']).toEqual(['intel-rapl:0', 'intel-rapl:1']);
   });
 
-  clauseIt(['jcp/5#coverage-not-overclaimed'], 'only top-level package-<n> zones are summed: never psys, dram or a subzone', async () => {
+  clauseIt(['jcp/5#coverage-not-overclaimed', 'jouleclaw/1.3#no-coverage-beyond-counter'], 'only top-level package-<n> zones are summed: never psys, dram or a subzone', async () => {
     const impl = await implementation();
     const r = await impl.energyRapl([
       { zone: 'intel-rapl:0', name: 'package-0', samples: live(10_000n) },
@@ -242,6 +254,26 @@ describe('jcp §5.1 RAPL zones', () => {
       { zone: 'intel-rapl:1', name: 'psys', samples: frozen() },
     ]);
     expect(r2['verdict']).toBe('live');
+  });
+});
+
+describe('jcp §5.1 RAPL exclusions, each with why', () => {
+  // issue 7 (kill matrix): psys is left out because it is psys (§5.1: "A psys zone already includes the packages"), not
+  // merely because its name is not package-<n> — the same sum can hide an implementation that would take a psys zone
+  // once renamed. The exclusion reasons are the reference's words (PROTOCOL.md: "excluded with why"; open point as above).
+  clauseIt(['jcp/5#every-summed-counter-live', 'jcp/5#coverage-not-overclaimed', 'jouleclaw/1.3#no-coverage-beyond-counter'], "a psys zone is excluded for being psys, and a dram zone for being dram, never as a mere non-package", async () => {
+    const impl = await implementation();
+    const r = await impl.energyRapl([
+      { zone: 'intel-rapl:0', name: 'package-0', samples: live(10_000n) },
+      { zone: 'intel-rapl:1', name: 'psys', samples: live(25_000n) },
+      { zone: 'intel-rapl:2', name: 'dram', samples: live(3_000n) },
+    ]);
+    expect(r['summed']).toEqual(['intel-rapl:0']);
+    expect(r['total_uj']).toBe(energyOver(10_000n, 20));
+    expect(r['excluded']).toEqual([
+      { zone: 'intel-rapl:1', reason: 'psys' },
+      { zone: 'intel-rapl:2', reason: 'dram' },
+    ]);
   });
 });
 
@@ -269,7 +301,7 @@ describe('jcp §5 plausibility (two-sided)', () => {
     },
   );
 
-  clauseIt(['jcp/5#rate-under-draw-no-hw-grade', 'jcp/5#rate-checked-against-bound'], 'a counter far below the draw is under-rate (the bound is two-sided)', async () => {
+  clauseIt(['jcp/5#rate-under-draw-no-hw-grade', 'jcp/5#rate-checked-against-bound', 'jouleclaw/1.3#bound-two-sided'], 'a counter far below the draw is under-rate (the bound is two-sided)', async () => {
     const impl = await implementation();
     // floor = (14.8 W − 5 W) / 4 = 2.45 W; a counter at 2 W reads far below a 14.8 W board
     expect(await impl.energyPlausibility(at(2_000n), S10, board(SANE))).toMatchObject({ verdict: 'counter-under-rate', rate_mw: 2_000n, floor_mw: 2_450n });
@@ -291,7 +323,7 @@ describe('jcp §5 plausibility (two-sided)', () => {
     expect((await impl.energyPlausibility(at(2_400n), S10, board(SANE)))['verdict']).toBe('counter-under-rate');
   });
 
-  clauseIt(['jcp/5#floor-not-near-idle'], 'an idle board: a correct counter accruing almost nothing is not refuted', async () => {
+  clauseIt(['jcp/5#floor-not-near-idle', 'jouleclaw/1.3#bound-silent-near-idle'], 'an idle board: a correct counter accruing almost nothing is not refuted', async () => {
     const impl = await implementation();
     const idle = Array.from({ length: 10 }, () => 3_000n);
     expect((await impl.energyPlausibility(at(150n), S10, board(idle)))['verdict']).toBe('not-refuted');
@@ -315,7 +347,7 @@ describe('jcp §5 plausibility (two-sided)', () => {
     expect((await impl.energyPlausibility(at(14_800n), S10, board(SPIKED)))['verdict']).toBe('not-refuted');
   });
 
-  clauseIt(['jcp/5#unjudgeable-no-hw-grade', 'jcp/5#unjudgeable-not-overran'], 'every draw sample unusable: indeterminate, not "overran", and not hardware-graded', async () => {
+  clauseIt(['jcp/5#unjudgeable-no-hw-grade', 'jcp/5#unjudgeable-not-overran', 'jouleclaw/1.3#indeterminate-not-hw-grade'], 'every draw sample unusable: indeterminate, not "overran", and not hardware-graded', async () => {
     const impl = await implementation();
     const broken = [590_000n, 610_000n, 588_000n];
     const v = await impl.energyPlausibility(at(10_000n), S10, board(broken));
@@ -332,7 +364,7 @@ describe('jcp §5 plausibility (two-sided)', () => {
 });
 
 describe('jcp §5.1 the ladder always yields an honest figure (C9)', () => {
-  clauseIt(['jcp/9#c9-energy-honesty', 'jcp/5.1#provenance-not-overclaimed', 'jcp/5#hwshunt-measured-required', 'jcp/5#estimator-measured-absent'], 'any mix of rung results: a figure, whose provenance matches the rung that made it', async () => {
+  clauseIt(['jcp/9#c9-energy-honesty', 'jcp/5.1#provenance-not-overclaimed', 'jcp/5#hwshunt-measured-required', 'jcp/5#estimator-measured-absent', 'jouleclaw/1.3#reading-carries-provenance'], 'any mix of rung results: a figure, whose provenance matches the rung that made it', async () => {
     const impl = await implementation();
     const counterRung = fc.record({
       status: fc.constantFrom('absent', 'failed', 'live', 'frozen', 'lumped', 'over', 'under'),
@@ -460,7 +492,7 @@ describe('jcp §5.1 rung 3: per-process CPU energy, the ends of a span', () => {
   const child = { pid: 101n, start_time: 6n, parent: 100n, reaped_cpu_ns: 0n, threads: ['stopped'] };
   const settled = { walk: [root, child], confirm: [root, child] };
 
-  clauseIt(['jcp/5.1#check-thread-left-core'], 'an end whose reading thread was not seen to leave its core is no reading', async () => {
+  clauseIt(['jcp/5.1#check-thread-left-core', 'jouleclaw/1.3#own-process-read-after-off-core'], 'an end whose reading thread was not seen to leave its core is no reading', async () => {
     const impl = await implementation();
     const moved = { before_nj: 1_000n, after_nj: 1_250n };
     const still = { before_nj: 1_000n, after_nj: 1_000n };

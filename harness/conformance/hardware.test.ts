@@ -142,7 +142,7 @@ describe('jcp §5 / §5.1 RAPL over a simulated powercap tree', () => {
     expect(l.energy.measured_uj).toBe(counter(p).delta_uj! + counter(p, 1).delta_uj!);
   });
 
-  clauseIt(['jcp/5#not-live-no-hw-grade', 'jcp/5#observe-counter-advance'], 'a frozen package is not live and the ladder declines RAPL', () => {
+  clauseIt(['jcp/5#not-live-no-hw-grade', 'jcp/5#observe-counter-advance', 'jouleclaw/1.3#not-live-no-hw-grade', 'jouleclaw/1.3#hw-grade-only-while-live'], 'a frozen package is not live and the ladder declines RAPL', () => {
     const p = rapl['frozen']!;
     expect(counter(p).liveness).toMatchObject({ live: false, reason: 'frozen', advanced: 0 });
     expect(declined(p)).toMatchObject({ rung: 'rapl', reason: 'not-live', detail: 'frozen' });
@@ -150,7 +150,7 @@ describe('jcp §5 / §5.1 RAPL over a simulated powercap tree', () => {
     expect(choose(p).energy.measured_uj).toBeUndefined();
   });
 
-  clauseIt(['jcp/5#not-live-no-hw-grade'], 'a package republished in lumps every 100 ms is not live', () => {
+  clauseIt(['jcp/5#not-live-no-hw-grade', 'jouleclaw/1.3#not-live-no-hw-grade', 'jouleclaw/1.3#hw-grade-only-while-live'], 'a package republished in lumps every 100 ms is not live', () => {
     const p = rapl['lumps100']!;
     expect(counter(p).liveness).toMatchObject({ live: false, reason: 'republished-in-lumps' });
     expect(counter(p).liveness!.advanced).toBeGreaterThan(0);
@@ -158,7 +158,7 @@ describe('jcp §5 / §5.1 RAPL over a simulated powercap tree', () => {
     expect(choose(p).rung).toBe('estimate');
   });
 
-  clauseIt(['jcp/5#not-live-no-hw-grade'], 'a package republished in lumps every 1 s is not live', () => {
+  clauseIt(['jcp/5#not-live-no-hw-grade', 'jouleclaw/1.3#not-live-no-hw-grade', 'jouleclaw/1.3#hw-grade-only-while-live'], 'a package republished in lumps every 1 s is not live', () => {
     const p = rapl['lumps1000']!;
     expect(counter(p).liveness!.live).toBe(false);
     // over a 1.5 s window a 1 s republish shows one lump: advancing in 1 of 60 intervals

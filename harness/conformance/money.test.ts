@@ -107,6 +107,27 @@ describe('jcp §4.8 priced decisions', () => {
     expect(await spends(p, [g])).toEqual([[20n, 100n]]);
   });
 
+  // issue 7 (kill matrix): the two-phase metered path (§4.9) — a priced request authorized, then denied at the debit
+  // point (a measured cost past MaxCostUj). §9 C22: "a deny debits neither"; §4.9 still debits the breach's joules
+  // ("energy that was spent is always accounted"), so the reading taken is that only the money stays put, and only the
+  // money is asserted here (the joule side is caveats.test.ts's).
+  clauseIt(['jcp/9#c22-dual-ceilings', 'jcp/4.8#priced-decision-both-ceilings'], 'a priced request denied at the debit point (settle) moves no money; one allowed there debits its price', async () => {
+    const g = await rootGrant({ budget_uj: 1000n, budget_funds: usd(100n), caveats: [{ MaxCostUj: 10n }], nonce: nonce('money-settle') });
+    const p = await point();
+    // within MaxCostUj at settle: allowed, and the price is debited then
+    const a1 = await p.authorize(priced([g], 5n, usd(30n)));
+    if (a1.verdict !== 'authorized') throw new Error(`not authorized: ${a1.deny_reason}`);
+    expect(await p.spentFunds(g.grant_id)).toBe(0n); // authorization debits nothing
+    expect((await p.settle(a1.ticket, cost(8n), NOW)).verdict).toBe('allow');
+    expect(await p.spentFunds(g.grant_id)).toBe(30n);
+    // past MaxCostUj at settle: denied there, and not one minor unit more is spent
+    const a2 = await p.authorize(priced([g], 5n, usd(30n)));
+    if (a2.verdict !== 'authorized') throw new Error(`not authorized: ${a2.deny_reason}`);
+    const denied = await p.settle(a2.ticket, cost(25n), NOW);
+    expect([denied.verdict, denied.deny_reason]).toEqual(['deny', 'caveat-unsatisfied']);
+    expect(await p.spentFunds(g.grant_id)).toBe(30n);
+  });
+
   clauseIt(['jcp/4.8#priced-decision-both-ceilings', 'jcp/4.8#may-deny-on-one-ceiling', 'jcp/7#debit-on-allow'], 'the ceilings are independent: each binds while the other has room, and the receipt names which', async () => {
     // joule ceiling binds, money has room
     const j = await rootGrant({ budget_uj: 100n, budget_funds: usd(1000n), nonce: nonce('joule-binds') });
