@@ -83,7 +83,8 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
   // ---- C25 flow ----
   'unlabelled-read-clean': [swap(DEC, "if (label === undefined) {\n    return ceilings.length > 0", "if (label === undefined) {\n    return undefined;\n    return ceilings.length > 0")],
   'flow-ceiling-unchecked': [skip(DEC, '!labelLeq(label, flow.ceiling)')],
-  'taint-floor-any-accepted': [skip(DEC, "label.origins === 'any'")],
+  // origins 'any' passes the floor (skipping the check alone would crash on 'any'.find: a crash is never a kill)
+  'taint-floor-any-accepted': [swap(DEC, "if (label.origins === 'any') return \"the resource's taint floor refuses origins 'any'\";", "if (label.origins === 'any') return undefined;")],
   // ---- C24 caveats ----
   'cost-caveat-at-authorize': [skip(DEC, "phase === 'authorize' && isCostDependent(c)")],
   'settle-breach-not-debited': [swap(EP, 'debit(req, j.ids, j.verdict === \'allow\');\n      return seal(req, j, j.ids);', "if (j.verdict === 'allow') debit(req, j.ids, true);\n      return seal(req, j, j.ids);")],
