@@ -4,32 +4,13 @@
 // what the replay checks. Refusals are `{ error: code }`; a testee that hangs, dies or is unimplemented throws.
 import { TesteeError, type ChannelHandle, type DecideFields, type Implementation, type MintFields, type ChildFields } from '../harness/implementation.ts';
 import { encodeCanonical, type CborInput } from '../impl/cbor/index.ts';
-import { fromHex, toHex } from '../impl/bytes.ts';
+import { toHex } from '../impl/bytes.ts';
 import type { GroupType, Json, JsonObject } from './model.ts';
 import { decodeSignedMintPolicy, mintPolicyId } from '../impl/jcp/standing.ts';
 import { executeSequence } from './promoted.ts';
 import { executeJc } from './jc-execute.ts';
+import { arr, hex, obj, str, uint } from './inputs.ts';
 
-const hex = (v: Json | undefined, what: string): Uint8Array => {
-  if (typeof v !== 'string') throw new Error(`vector input ${what} must be a hex string`);
-  return fromHex(v, what);
-};
-const str = (v: Json | undefined, what: string): string => {
-  if (typeof v !== 'string') throw new Error(`vector input ${what} must be a string`);
-  return v;
-};
-const uint = (v: Json | undefined, what: string): bigint => {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new Error(`vector input ${what} must be a non-negative safe integer`);
-  return BigInt(v);
-};
-const obj = (v: Json | undefined, what: string): JsonObject => {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new Error(`vector input ${what} must be an object`);
-  return v;
-};
-const arr = (v: Json | undefined, what: string): Json[] => {
-  if (!Array.isArray(v)) throw new Error(`vector input ${what} must be an array`);
-  return v;
-};
 
 /** A caveat as JSON ({Variant: parameter}, integers as numbers) to its CBOR input form (integers as bigint). */
 export function caveatInput(v: Json): CborInput {

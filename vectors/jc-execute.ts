@@ -5,30 +5,11 @@
 // digests, attention gates and surfacing chains (sense §2, §3, §5, §8). Shared by the generator and the replay, like
 // vectors/execute.ts (which dispatches here). Refusals are `{ error: code }`.
 import { TesteeError, type DecideFields, type Implementation, type JcPolicyFields, type JcPolicyReceiptFields, type JcPolicyStep } from '../harness/implementation.ts';
-import { fromHex, toHex } from '../impl/bytes.ts';
+import { toHex } from '../impl/bytes.ts';
 import type { CborInput } from '../impl/cbor/index.ts';
 import type { GroupType, Json, JsonObject } from './model.ts';
+import { arr, hex, obj, str, uint } from './inputs.ts';
 
-const hex = (v: Json | undefined, what: string): Uint8Array => {
-  if (typeof v !== 'string') throw new Error(`vector input ${what} must be a hex string`);
-  return fromHex(v, what);
-};
-const str = (v: Json | undefined, what: string): string => {
-  if (typeof v !== 'string') throw new Error(`vector input ${what} must be a string`);
-  return v;
-};
-const uint = (v: Json | undefined, what: string): bigint => {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new Error(`vector input ${what} must be a non-negative safe integer`);
-  return BigInt(v);
-};
-const obj = (v: Json | undefined, what: string): JsonObject => {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new Error(`vector input ${what} must be an object`);
-  return v;
-};
-const arr = (v: Json | undefined, what: string): Json[] => {
-  if (!Array.isArray(v)) throw new Error(`vector input ${what} must be an array`);
-  return v;
-};
 const hexList = (v: Json | undefined, what: string): Uint8Array[] => arr(v, what).map((x, i) => hex(x, `${what}[${i}]`));
 
 /** JSON (integers as numbers) to CBOR input values (integers as bigint); strings, booleans and structure kept. */
