@@ -21,11 +21,8 @@ import { OUTCOMES, type Outcome } from './attention.ts';
 import { TRUST_LEVELS, type TrustLevel } from './event.ts';
 import { PROBES, type Probe } from './highlight.ts';
 
-/** sense §8: the signed core of one link. */
-export interface LinkCore {
-  readonly seq: bigint;
-  readonly prev?: string;
-  readonly host: string;
+/** What a gate decision contributes to a link (seq, prev and host come from the log). */
+export interface LinkFields {
   readonly event_id: string;
   readonly trust: TrustLevel;
   readonly highlight: { readonly probe: Probe; readonly score: bigint };
@@ -34,6 +31,13 @@ export interface LinkCore {
   readonly decision: Outcome;
   readonly charged_uj: bigint;
   readonly budget_uj: bigint;
+}
+
+/** sense §8: the signed core of one link — the gate decision's fields, placed in the log by seq, prev and host. */
+export interface LinkCore extends LinkFields {
+  readonly seq: bigint;
+  readonly prev?: string;
+  readonly host: string;
 }
 
 /** A sealed link: its core and the host's signature over the core's canonical bytes. */
@@ -128,17 +132,6 @@ export function linkSignatureValid(l: SignedLink, backend: Ed25519 = defaultEd25
   return backend.verify(l.sig, linkCoreBytes(l.core), didPublicKey(l.core.host));
 }
 
-/** What a gate decision contributes to a link (seq, prev and host come from the log). */
-export interface LinkFields {
-  readonly event_id: string;
-  readonly trust: TrustLevel;
-  readonly highlight: { readonly probe: Probe; readonly score: bigint };
-  readonly value: bigint;
-  readonly cost: bigint;
-  readonly decision: Outcome;
-  readonly charged_uj: bigint;
-  readonly budget_uj: bigint;
-}
 
 /** The core `f` makes at `seq` after `prev`, as the map {@link parseLinkCore} checks (undefined fields left out, so they read as missing). */
 function linkFieldsMap(f: LinkFields, seq: bigint, prev: string | undefined, host: string): CborMap {
