@@ -5,8 +5,9 @@
 //
 // Usage: tsx mutation/matrix.ts [--only id,id [--merge]] [--all-files] [--pool N] [--batch N] [--testee]
 //   By default every mutant is served IN PROCESS (mutation/vitest.matrix.config.ts): one vitest run for the whole
-//   batch, one wrapper test file per (mutant, test file), forks shared by all (--pool, default the cores up to 4), one
-//   module transform for all — no vitest start and no testee subprocess per mutant (the old way cost ~35 min).
+//   batch, one wrapper test file per mutant (plus one for its vector replay), forks shared by all (--pool, default the
+//   cores up to 4), one module transform for all — no vitest start and no testee subprocess per mutant (the old way
+//   cost ~35 min).
 //   --testee serves builder mutants as testee processes instead (node --import tsx mutation/testees/variant-main.ts
 //   <id>, via JCP_TESTEE), one vitest run per mutant: slower, but through the testee protocol's bytes.
 //   Each mutant first runs the test files that name one of its own clauses, plus the vector replay (the replay half of
@@ -33,7 +34,11 @@ interface Clause {
   readonly id: string;
   readonly classes: readonly string[];
 }
-const CLAUSES = (JSON.parse(readFileSync(join(ROOT, 'spec-map', 'clauses', 'jcp.json'), 'utf8')) as { clauses: Clause[] }).clauses;
+// every clause file of the spec map (jcp, jouleclaw, sense): the catalog names clauses of all three (issue 7)
+const CLAUSES = readdirSync(join(ROOT, 'spec-map', 'clauses'))
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .flatMap((f) => (JSON.parse(readFileSync(join(ROOT, 'spec-map', 'clauses', f), 'utf8')) as { clauses: Clause[] }).clauses);
 const CLAIMED = (JSON.parse(readFileSync(join(ROOT, 'spec-map', 'implemented.json'), 'utf8')) as { classes: string[] }).classes;
 
 /** Which column a test belongs to. */
@@ -77,7 +82,7 @@ const PACK_CLAUSES: ReadonlySet<string> = (() => {
   if (!existsSync(dir)) return new Set<string>();
   const ids = readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
-    .flatMap((f) => [...readFileSync(join(dir, f), 'utf8').matchAll(/"(jcp\/[^"]+#[^"]+)"/g)].map((x) => x[1]!));
+    .flatMap((f) => [...readFileSync(join(dir, f), 'utf8').matchAll(/"((?:jcp|jouleclaw|sense)\/[^"]+#[^"]+)"/g)].map((x) => x[1]!));
   return new Set(ids);
 })();
 
@@ -184,26 +189,44 @@ async function runOne(m: Mutant, files: readonly string[], tmp: string, reach: R
   return rowOf(m, files, reach, record, Math.round((Date.now() - started) / 100) / 10, tail);
 }
 
-/** The wrapper test file that runs `file` against mutant `m` in process (see mutation/vitest.matrix.config.ts). */
-function wrapper(m: Mutant, file: string): string {
-  const target = file === VECTOR_REPLAY ? join(ROOT, 'mutation', 'vector-replay.ts') : join(ROOT, file);
+/**
+ * The wrapper test file that runs `files` against mutant `m` in process (see mutation/vitest.matrix.config.ts): the
+ * test files are imported one after the other, so their tests register under this one wrapper and share one module
+ * graph (vitest isolates per file, and loading that graph costs about a second per file). The vector replay keeps a
+ * wrapper of its own, so its tests stay apart for the "vector packs alone" column.
+ */
+function wrapper(m: Mutant, files: readonly string[]): string {
   const extra = extraClaims(m);
-  return [
-    `// kill matrix wrapper: ${file} against mutant ${m.id} (written by mutation/matrix.ts)`,
+  const lines = [
+    `// kill matrix wrapper: ${files.join(', ')} against mutant ${m.id} (written by mutation/matrix.ts)`,
     `process.env['JCP_MUTANT'] = ${JSON.stringify(m.id)};`,
     extra.length ? `process.env['JCP_EXTRA_CLAIMS'] = ${JSON.stringify(extra.join(','))};` : '',
     MUTANT_PATCHES[m.id] && !SUITE_SCOPED.has(m.id)
       ? `(globalThis as Record<symbol, unknown>)[Symbol.for('jcp.mutation.patched-reference')] = await import(${JSON.stringify(`${join(ROOT, 'harness', 'adapter', 'reference.ts')}?jcp-mutant=${m.id}`)});`
       : '',
+  ];
+  for (const file of files) {
+    const target = file === VECTOR_REPLAY ? join(ROOT, 'mutation', 'vector-replay.ts') : join(ROOT, file);
     // a suite-scoped patch: the test file itself is loaded as the patched copy (its endpoint is the module patched)
-    `await import(${JSON.stringify(SUITE_SCOPED.has(m.id) ? `${target}?jcp-mutant=${m.id}` : target)});`,
-    '',
-  ].join('\n');
+    lines.push(`await import(${JSON.stringify(SUITE_SCOPED.has(m.id) ? `${target}?jcp-mutant=${m.id}` : target)});`);
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+/** The wrapper files of mutant `m` over `files`: one for the vector replay (if chosen), one for all the others. */
+function wrappersOf(m: Mutant, files: readonly string[]): Array<{ path: string; files: string[] }> {
+  const out: Array<{ path: string; files: string[] }> = [];
+  if (files.includes(VECTOR_REPLAY)) out.push({ path: VECTOR_REPLAY, files: [VECTOR_REPLAY] });
+  const rest = files.filter((f) => f !== VECTOR_REPLAY);
+  if (rest.length) out.push({ path: join('merged', `${rest.length}-files.test.ts`), files: rest });
+  return out;
 }
 
 /**
  * The default: `mutants` served in process, a batch of them per vitest run (mutation/vitest.matrix.config.ts): one
- * wrapper test file per mutant and test file, `workers` forks shared by the whole batch, one transform for all.
+ * wrapper test file per mutant (and one for its vector replay), `workers` forks shared by the whole batch, one
+ * transform for all.
  */
 async function runBatch(mutants: readonly Mutant[], all: readonly string[], reach: Reach, tmp: string, workers: number, batch: number): Promise<Row[]> {
   const rows: Row[] = [];
@@ -212,9 +235,9 @@ async function runBatch(mutants: readonly Mutant[], all: readonly string[], reac
     const dir = mkdtempSync(join(tmp, `batch-${reach}-`));
     const files = part.map((m) => filesFor(m, all, reach));
     part.forEach((m, k) => {
-      for (const f of files[k]!) {
-        mkdirSync(dirname(join(dir, m.id, f)), { recursive: true });
-        writeFileSync(join(dir, m.id, f), wrapper(m, f));
+      for (const w of wrappersOf(m, files[k]!)) {
+        mkdirSync(dirname(join(dir, m.id, w.path)), { recursive: true });
+        writeFileSync(join(dir, m.id, w.path), wrapper(m, w.files));
       }
     });
     writeFileSync(join(dir, 'plan.json'), JSON.stringify({ workers, dir }));
@@ -250,7 +273,7 @@ const cell = (n: number, has: boolean) => (has ? (n > 0 ? `killed(${n})` : '-') 
 
 function line(r: Row, hasVectors: boolean): string {
   const verdict = r.id === CONTROL.id ? (r.killed || r.error ? 'CONTROL KILLED' : 'survives (as it must)') : r.error ? 'ERROR' : r.killed ? 'KILLED' : 'SURVIVED';
-  return `${pad(r.id, 38)} ${pad(r.class, 9)} ${pad(cell(r.kills.conformance, true), 13)} ${pad(cell(r.kills.vectors, hasVectors), 13)} ${pad(cell(r.kills.property, true), 13)} ${pad(`${r.on_target}`, 9)} ${pad(`${r.wall_s}s`, 8)} ${pad(`${r.files}/${r.reach}`, 11)} ${verdict}${r.faults ? ` (${r.faults} crash/timeout/errored, not counted)` : ''}${r.extra_claims.length ? ` [claims ${r.extra_claims.join(',')} added]` : ''}`;
+  return `${pad(r.id, 38)} ${pad(r.class, 16)} ${pad(cell(r.kills.conformance, true), 13)} ${pad(cell(r.kills.vectors, hasVectors), 13)} ${pad(cell(r.kills.property, true), 13)} ${pad(`${r.on_target}`, 9)} ${pad(`${r.wall_s}s`, 8)} ${pad(`${r.files}/${r.reach}`, 11)} ${verdict}${r.faults ? ` (${r.faults} crash/timeout/errored, not counted)` : ''}${r.extra_claims.length ? ` [claims ${r.extra_claims.join(',')} added]` : ''}`;
 }
 
 async function main(): Promise<number> {
@@ -267,7 +290,7 @@ async function main(): Promise<number> {
   const tmp = mkdtempSync(join(tmpdir(), 'jcp-kill-matrix-'));
   const started = Date.now();
   console.log(`kill matrix: ${mutants.length} runs (${MUTANTS.length} mutants + the control), pool ${n}${hasVectors ? '' : '; vector packs: n/a (no replay test found)'}`);
-  console.log(`${pad('mutant', 38)} ${pad('class', 9)} ${pad('conformance', 13)} ${pad('vectors', 13)} ${pad('property', 13)} ${pad('on-target', 9)} ${pad('wall', 8)} ${pad('files', 11)} verdict`);
+  console.log(`${pad('mutant', 38)} ${pad('class', 16)} ${pad('conformance', 13)} ${pad('vectors', 13)} ${pad('property', 13)} ${pad('on-target', 9)} ${pad('wall', 8)} ${pad('files', 11)} verdict`);
   let rows: Row[];
   try {
     const each = (r: Row) => console.log(line(r, hasVectors));
@@ -308,7 +331,7 @@ async function main(): Promise<number> {
   const killed = real.filter((r) => r.killed).length;
   const pct = real.length ? Math.round((1000 * killed) / real.length) / 10 : 0;
   console.log('');
-  for (const c of perClass) console.log(`${pad(c.class, 10)} ${c.killed}/${c.mutants} killed (${Math.round((100 * c.killed) / c.mutants)}%)${hasVectors ? `, ${c.by_vectors} by the vector packs alone` : ''}`);
+  for (const c of perClass) console.log(`${pad(c.class, 17)} ${c.killed}/${c.mutants} killed (${Math.round((100 * c.killed) / c.mutants)}%)${hasVectors ? `, ${c.by_vectors} by the vector packs alone` : ''}`);
   const survivors = real.filter((r) => !r.killed).map((r) => r.id);
   const byVectors = real.filter((r) => r.kills.vectors > 0).map((r) => r.id);
   console.log(`overall: ${killed}/${real.length} clause mutants killed (${pct}%); wall ${wall_s}s`);

@@ -1,7 +1,7 @@
 // The kill matrix's vitest configuration (issue 7 item 4): many clause mutants in ONE vitest run, served in process.
-// mutation/matrix.ts writes, per mutant and per test file it chose, a small wrapper test file
-// <plan dir>/<mutant id>/<path of the test file> that sets JCP_MUTANT (and JCP_EXTRA_CLAIMS) and imports the real test
-// file, so its tests register under the wrapper; vitest runs every wrapper of the batch on one pool of forks, with one
+// mutation/matrix.ts writes, per mutant, a small wrapper test file <plan dir>/<mutant id>/merged/<n>-files.test.ts
+// that sets JCP_MUTANT (and JCP_EXTRA_CLAIMS) and imports the real test files it chose one after the other, so their
+// tests register under the wrapper (the vector replay gets a wrapper of its own); vitest runs every wrapper of the batch on one pool of forks, with one
 // module transform for all (a vitest project per mutant would transform everything once per mutant).
 //   - A mutant built over the reference adapter (mutation/testees/registry.ts): a resolve hook hands the in-process
 //     driver (harness/drivers/in-process.ts) mutation/testees/mutant-adapter.ts instead of harness/adapter/reference.ts;
