@@ -467,9 +467,9 @@ export class Implementation {
   // ---- end jcp §5 energy ----
   // ---- jcp §4.11 durable record, one writer per record (C26) ----
   /** Opens (creating) the durable decision record at `path` as `holder`: exclusively, replayed before it decides anything. */
-  async openDurable(path: string, holder: string, steward_seed: Uint8Array, trust_roots?: Readonly<Record<string, readonly string[]>>): Promise<DurablePointHandle> {
+  async openDurable(path: string, holder: string, steward_seed: Uint8Array, trust_roots?: Readonly<Record<string, readonly string[]>>, opts: { simulate?: 'no-exclusivity' } = {}): Promise<DurablePointHandle> {
     const roots = trust_roots ? Object.fromEntries(Object.entries(trust_roots).map(([k, v]) => [k, [...v]])) : undefined;
-    const r = await this.call('durable.open', { path, holder, steward_seed, trust_roots: roots });
+    const r = await this.call('durable.open', { path, holder, steward_seed, trust_roots: roots, simulate: opts.simulate });
     return new DurablePointHandle(this, r.get('point') as string, U(r.get('replayed')));
   }
   // ---- end §4.11 ----

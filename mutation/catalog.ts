@@ -1,14 +1,14 @@
 // The catalog of clause mutants (issue 7 item 4): hand-written semantic mutants of the reference, each breaking ONE
 // rule of the jcp spec, kept outside impl/. Each is served as a testee by mutation/testees/variant-main.ts <id> (built
 // in mutation/testees/registry.ts); `npm run mutation:matrix` (mutation/matrix.ts) runs the conformance suite against
-// each and requires every one to be killed. Clause ids are those of spec-map/clauses/jcp.json.
+// each and requires every one to be killed. Clause ids are those of spec-map/clauses/*.json (jcp, jouleclaw, sense).
 // harness/self/kill-matrix.test.ts checks this catalog's integrity (clauses exist, every MUST-level clause of the
 // claimed classes has a mutant or a listed reason, every id is known to variant-main).
 
 /** One clause mutant. */
 export interface Mutant {
   readonly id: string;
-  /** The clause ids whose rule the mutant breaks (spec-map/clauses/jcp.json). */
+  /** The clause ids whose rule the mutant breaks (spec-map/clauses/*.json). */
   readonly clauses: readonly string[];
   /** The class the mutant is filed under in the matrix (one of its clauses' classes). */
   readonly class: string;
@@ -189,6 +189,8 @@ export const MUTANTS: readonly Mutant[] = [
   { id: 'replay-counts-denied', clauses: ['jcp/8.1#rebuild-by-replay', 'jcp/9#c14-replay'], class: 'jcp:C14', description: 'replay debits denied receipts too', applied: `${P('impl/receipt/replay.ts')} the verdict filter skipped` },
   // ---- C26 ----
   { id: 'record-opened-when-held', clauses: ['jcp/4.11#single-writer', 'jcp/4.11#exclusive-access-on-open', 'jcp/4.11#fail-start-if-held', 'jcp/9#c26-one-writer'], class: 'jcp:C26', description: 'a second writer opens a held record', applied: `${P('impl/durable/lock.ts')} the failed claim ignored` },
+  // from AWAITING_TESTS, its test landed (issue 7: durable.test.ts 'asked to stand in a platform without exclusivity…')
+  { id: 'no-exclusivity-opened', clauses: ['jcp/4.11#no-exclusivity-fail-open'], class: 'jcp:C26', description: 'a platform with no exclusivity opens the record unlocked', applied: `${P('impl/durable/lock.ts')} claimRecord returns where it must throw ERR_RECORD_NO_EXCLUSIVITY` },
   // ---- second round ----
   { id: 'continuation-against-presented-chain', clauses: ['jcp/6.1#continuation-decided-against-first-grant'], class: 'jcp:C8', description: 'a later exchange is decided against the chain it presents, not the grant the first was decided on', applied: `${P('impl/jcp/continuation.ts')} next() decides x.presented.chain` },
   { id: 'closing-record-control', clauses: ['jcp/6.1#closing-record-sealed'], class: 'jcp:C8', description: 'the closing record is sealed as a control frame (decided and debited) instead of data debiting nothing', applied: `${P('impl/jcp/continuation.ts')} close() frames trust control` },
@@ -218,6 +220,54 @@ export const MUTANTS: readonly Mutant[] = [
   { id: 'attenuate-money-amplified', clauses: ['jcp/4.8#child-money-not-amplify', 'jcp/4.8#drop-raise-redenominate-refused'], class: 'jcp:C22', description: "a child may drop, raise or re-denominate its parent's money ceiling", applied: `${A} the funds axis off` },
   { id: 'injection-data-steers', clauses: ['jcp/6#outputs-tagged-data', 'jcp/9#c19-injection'], class: 'jcp:C19', description: 'a data-tagged frame (a tool output) may exercise a capability', applied: `${J} the trust check skipped (the C4 fault, filed for the injection corpus)` },
   { id: 'dkg-share-swapped', clauses: ['jcp/9#c18-dkg'], class: 'jcp:C18', description: "a DKG participant's share is another's, so k shares no longer sign under the group key", applied: "threshold.dkg answers participant 1 with participant 2's signing share" },
+  // ==== jouleclaw:C-TLOG and sense:C1–C6 (issue 7): source-patch mutants of impl/jouleclaw/tlog*.ts and impl/sense/*.ts; clause ids of spec-map/clauses/jouleclaw.json and sense.json ====
+  // ---- jouleclaw:C-TLOG (§22.2) ----
+  { id: 'head-served-unsigned', clauses: ['jouleclaw/22.2#head-signed-across-boundary'], class: 'jouleclaw:C-TLOG', description: "the log serves its heads (at every append and on request) without their signature", applied: `${P('impl/jouleclaw/tlog-head.ts')} encodeTreeHead leaves the signature out of the wire form` },
+  { id: 'head-timestamp-unsigned', clauses: ['jouleclaw/22.2#signature-covers-three-fields'], class: 'jouleclaw:C-TLOG', description: "the head signature covers size and root but not the timestamp (its 8 bytes left zero)", applied: `${P('impl/jouleclaw/tlog-head.ts')} treeHeadSigningBytes never writes the timestamp` },
+  { id: 'head-any-signer-accepted', clauses: ['jouleclaw/22.2#head-key-is-receipt-sealer'], class: 'jouleclaw:C-TLOG', description: "a head signed by whatever key it names verifies, whether or not that key seals the receipts", applied: `${P('impl/jouleclaw/tlog-head.ts')} verifyTreeHead skips the steward == sealer check and verifies under the key the head names` },
+  { id: 'unsigned-root-verifies-proof', clauses: ['jouleclaw/22.2#unsigned-root-not-used'], class: 'jouleclaw:C-TLOG', description: "an inclusion proof is checked against the root of a head whose signature is never judged (an unsigned head included)", applied: `${P('impl/jouleclaw/tlog.ts')} verifyLogInclusion parses the head instead of verifying it` },
+  { id: 'absent-root-read-as-zero', clauses: ['jouleclaw/22.2#reject-malformed-root'], class: 'jouleclaw:C-TLOG', description: "a head with an absent or empty root is read as 32 zero bytes instead of refused", applied: `${P('impl/jouleclaw/tlog-head.ts')} parseTreeHead lets an absent or empty root through as zeros` },
+  // ---- sense:C1 / C2 (§2, §3) ----
+  { id: 'cid-double-hashed', clauses: ['sense/3#cid-blake3-hex'], class: 'sense:C1', description: "a payload Cid is blake3(blake3(payload)) instead of blake3(payload)", applied: `${P('impl/sense/event.ts')} payloadCid hashes twice` },
+  { id: 'hlc-restart-from-zero', clauses: ['sense/3#hlc-strictly-past-restart'], class: 'sense:C1', description: "a restarted clock ignores the maximum stored stamp and starts from Hlc::ZERO", applied: `${P('impl/sense/hlc.ts')} createHlcClock seeds at zero` },
+  { id: 'replay-digest-reversed', clauses: ['sense/3#replay-digest'], class: 'sense:C1', description: "the replay digest hashes the content ids in reverse clock order", applied: `${P('impl/sense/log.ts')} replayDigest reverses the ids` },
+  { id: 'event-id-not-length-prefixed', clauses: ['sense/2#event-id-fixed-concatenation'], class: 'sense:C2', description: "an event id hashes the plain concatenation of its fields, without length prefixes", applied: `${P('impl/sense/event.ts')} lengthPrefixed answers the field alone` },
+  { id: 'event-id-trust-unbound', clauses: ['sense/2#event-id-binds-source-trust'], class: 'sense:C2', description: "the trust level is left out of the event id: an event can be re-trusted keeping its id", applied: `${P('impl/sense/event.ts')} the trust field dropped from eventIdPreimage` },
+  { id: 'event-id-source-unbound', clauses: ['sense/2#event-id-binds-source-trust'], class: 'sense:C2', description: "the source class is left out of the event id: an event can be re-classified keeping its id", applied: `${P('impl/sense/event.ts')} the source field dropped from eventIdPreimage` },
+  // ---- sense:C3 (§5) ----
+  { id: 'baseline-updated-before-decision', clauses: ['sense/5#decide-against-prior-baseline'], class: 'sense:C3', description: "a reading is judged against a baseline that already took it in, so a single spike suppresses its own fire", applied: `${P('impl/sense/highlight.ts')} the baseline update moved before the fire test` },
+  { id: 'surface-margin-dropped', clauses: ['sense/5#surface-condition'], class: 'sense:C3', description: "a highlight surfaces when value > cost, with no margin", applied: `${P('impl/sense/attention.ts')} decideOutcome compares value > cost` },
+  { id: 'surface-unpaid', clauses: ['sense/5#surface-condition'], class: 'sense:C3', description: "a highlight surfaces although the budget cannot pay its price (charged what is left)", applied: `${P('impl/sense/attention.ts')} the budget_uj < price_uj check skipped; the surfacing charges min(price, budget)` },
+  { id: 'budget-test-first', clauses: ['sense/5#value-test-first'], class: 'sense:C3', description: "the budget test comes before the value test: an unworthy highlight on an empty budget is hold:budget", applied: `${P('impl/sense/attention.ts')} the two tests of decideOutcome swapped` },
+  { id: 'detector-state-shared', clauses: ['sense/5#decision-deterministic'], class: 'sense:C3', description: "the debounce state is shared by every detector of the process, so a decision depends on earlier, unrelated streams", applied: `${P('impl/sense/highlight.ts')} lastFire moved to module scope` },
+  { id: 'hold-value-debits', clauses: ['sense/5#surfacing-debits-hold-free'], class: 'sense:C3', description: "a hold:value debits the surfacing price (when the budget can pay it)", applied: `${P('impl/sense/attention.ts')} charged_uj is the price for a surface and for a hold:value the budget can pay` },
+  // ---- sense:C4 (§6) ----
+  { id: 'recall-escalated', clauses: ['sense/6#deterministic-recall-first'], class: 'sense:C4', description: "a factual-recall query the spans can answer goes to the fallback (a model call) instead of Tier 0", applied: `${P('impl/sense/recall.ts')} ask never takes the Tier-0 answer` },
+  { id: 'unbacked-recall-answered', clauses: ['sense/6#escalate-last-resort'], class: 'sense:C4', description: "a recall query no span backs is answered at Tier 0 (empty) instead of reaching the fallback", applied: `${P('impl/sense/recall.ts')} tier0's no-span escalation skipped` },
+  // ---- sense:C5 (§3, §8) ----
+  { id: 'link-not-shortest-form', clauses: ['sense/3#receipt-core-det-cbor'], class: 'sense:C5', description: "sealed links are written with a non-shortest map head (0xb9 0x0002), not canonical det-CBOR", applied: `${P('impl/sense/chain.ts')} signedLinkBytes re-heads the canonical map` },
+  { id: 'hold-not-sealed', clauses: ['sense/8#holds-chained', 'sense/8#every-decision-chained'], class: 'sense:C5', description: "only surfacings are chained; holds are signed and forgotten", applied: `${P('impl/sense/chain.ts')} seal keeps surface links only` },
+  { id: 'core-trust-uncommitted', clauses: ['sense/8#signed-core-commits'], class: 'sense:C5', description: "the signed core leaves out the event's trust level", applied: `${P('impl/sense/chain.ts')} linkCoreToCbor drops trust` },
+  { id: 'prev-over-signed-link', clauses: ['sense/8#prev-and-seq'], class: 'sense:C5', description: "prev is the id of the previous signed link (core and signature), not of its canonical core", applied: `${P('impl/sense/chain.ts')} seal hashes signedLinkBytes for prev` },
+  { id: 'link-prev-unchecked', clauses: ['sense/8#tamper-breaks-chain', 'sense/8#verify-chain-first-break'], class: 'sense:C5', description: "verify_chain ignores prev: a link edited and re-signed by the host does not break the chain", applied: `${P('impl/sense/chain.ts')} the prev check skipped` },
+  { id: 'link-signature-unchecked', clauses: ['sense/8#verify-chain-first-break', 'sense/8#tamper-breaks-chain'], class: 'sense:C5', description: "verify_chain checks no signature: a link signed by another key passes", applied: `${P('impl/sense/chain.ts')} the signature check skipped` },
+  { id: 'link-seq-unchecked', clauses: ['sense/8#verify-chain-first-break', 'sense/8#tamper-breaks-chain'], class: 'sense:C5', description: "verify_chain ignores seq: a renumbered link passes", applied: `${P('impl/sense/chain.ts')} the seq check skipped` },
+  // ---- sense:C6 (§11) ----
+  { id: 'frame-position-dropped', clauses: ['sense/11#injected-frame-states', 'sense/11#not-result-words-or-out-of-order'], class: 'sense:C6', description: "the injected frame does not state its position in the recipient's order", applied: `${P('impl/sense/inject.ts')} position left out of the frame` },
+  { id: 'frame-cites-signed-bytes', clauses: ['sense/11#frame-cites-link'], class: 'sense:C6', description: "the frame cites the link by the hash of its signed bytes, not of its signed core", applied: `${P('impl/sense/inject.ts')} link: contentIdOfBytes(signedLinkBytes(link))` },
+  { id: 'inject-link-signature-unchecked', clauses: ['sense/11#frame-binds-event-trust'], class: 'sense:C6', description: "a link whose event or trust was re-tagged after sealing is delivered", applied: `${P('impl/sense/inject.ts')} the link signature check skipped` },
+  { id: 'wake-authority-unnamed', clauses: ['sense/11#frame-states-wake-authority', 'sense/11.2#wake-names-authority'], class: 'sense:C6', description: "a frame that woke a parked run does not name the authority that permitted it", applied: `${P('impl/sense/inject.ts')} wake_authority left out of the frame` },
+  { id: 'delivery-states-surfacing-charge', clauses: ['sense/11#frame-states-delivery-joules'], class: 'sense:C6', description: "the frame states the joules §5 charged for surfacing, not what the delivery charged", applied: `${P('impl/sense/inject.ts')} delivery.uj = core.charged_uj` },
+  { id: 'frame-kind-tool-result', clauses: ['sense/11#not-result-words-or-out-of-order'], class: 'sense:C6', description: "the injected observation is presented as a tool result", applied: `${P('impl/sense/inject.ts')} kind: 'tool-result'` },
+  { id: 'injected-kind-offered', clauses: ['sense/11#kind-not-offered-for-authoring'], class: 'sense:C6', description: "the injected kind is listed among the kinds an agent may author", applied: `${P('impl/sense/inject.ts')} INJECTED_KIND added to AGENT_AUTHORABLE_KINDS` },
+  { id: 'recipient-authors-injected', clauses: ['sense/11#refuse-recipient-authoring'], class: 'sense:C6', description: "an agent authoring the injected kind is let through", applied: `${P('impl/sense/inject.ts')} assertAgentMayAuthor returns for the injected kind` },
+  { id: 'destination-unstated', clauses: ['sense/11.1#destination-stated'], class: 'sense:C6', description: "the frame does not state its destination", applied: `${P('impl/sense/inject.ts')} destination left out of the frame` },
+  { id: 'hold-delivered', clauses: ['sense/11.2#hold-refused'], class: 'sense:C6', description: "a hold is delivered as an observation", applied: `${P('impl/sense/inject.ts')} the hold refusal skipped` },
+  { id: 'self-delivery-accepted', clauses: ['sense/11.2#author-not-recipient'], class: 'sense:C6', description: "an observation authored by its recipient is delivered to it", applied: `${P('impl/sense/inject.ts')} the author == recipient refusal skipped` },
+  { id: 'unpermitted-wake-delivered', clauses: ['sense/11.2#wake-refused-without-authority', 'sense/11.2#running-and-unpermitted-distinct'], class: 'sense:C6', description: "waking a parked run with no authority is delivered, in the shape of a delivery to a running recipient", applied: `${P('impl/sense/inject.ts')} a parked recipient with no authority answered as running` },
+  { id: 'zero-priced-delivered', clauses: ['sense/11.2#zero-priced-refused'], class: 'sense:C6', description: "a delivery priced at zero is delivered", applied: `${P('impl/sense/inject.ts')} the zero-price refusal skipped` },
+  { id: 'frame-address-unbound', clauses: ['sense/11.2#frame-address-binds-destination-wake'], class: 'sense:C6', description: "the frame address leaves out the destination and the wake, so either can change keeping the address", applied: `${P('impl/sense/inject.ts')} frame_id hashes the frame without destination, recipient_state and wake_authority` },
+  // ==== end jouleclaw:C-TLOG / sense ====
 ];
 
 /**
@@ -247,8 +297,8 @@ export const UNBROKEN: readonly Unbroken[] = [
  * `--only <id>` re-runs one once its test lands (then it moves back to MUTANTS). `missing` names the test wanted.
  */
 export const AWAITING_TESTS: readonly (Mutant & { readonly missing: string })[] = [
-  // survivors of the matrix runs of 2026-11-30
-  { id: 'no-exclusivity-opened', clauses: ['jcp/4.11#no-exclusivity-fail-open'], class: 'jcp:C26', description: 'a platform with no exclusivity opens the record unlocked', applied: `${P('impl/durable/lock.ts')} claimRecord returns where it must throw ERR_RECORD_NO_EXCLUSIVITY`, missing: 'no black-box test can reach it: durable.open has no way to stand in a platform without exclusivity, and the reference-only tests call impl/ directly (a testee op or option is wanted)' },
+  // none: the last one (no-exclusivity-opened) was killed once durable.open could be asked to stand in a platform
+  // without exclusivity (simulate "no-exclusivity", harness/PROTOCOL.md)
 ];
 
 /** Mutants written, run, and found equivalent to the reference (no test can tell them apart), with why; not run. */
@@ -272,6 +322,8 @@ export const EQUIVALENT: readonly { readonly id: string; readonly clauses: reado
 export const COVERED_CLASSES: readonly string[] = [
   'jcp:C1', 'jcp:C2', 'jcp:C3', 'jcp:C4', 'jcp:C5', 'jcp:C6', 'jcp:C7', 'jcp:C8', 'jcp:C9', 'jcp:C10', 'jcp:C11', 'jcp:C12', 'jcp:C13',
   'jcp:C15', 'jcp:C17', 'jcp:C18', 'jcp:C19', 'jcp:C20', 'jcp:C21', 'jcp:C22', 'jcp:C23', 'jcp:C24', 'jcp:C25', 'jcp:C26', 'jcp:C-neg',
+  // issue 7: the claimed JouleClaw and Sense classes (source-patch mutants of impl/jouleclaw/tlog*.ts, impl/sense/*.ts)
+  'jouleclaw:C-TLOG', 'sense:C1', 'sense:C2', 'sense:C3', 'sense:C4', 'sense:C5', 'sense:C6',
 ];
 
 /**

@@ -878,7 +878,9 @@ function durableHandlers(): Record<string, (a: CborMap) => CborInput> {
     'durable.open': (a) => {
       const roots: Record<string, string[]> = {};
       if (a.has('trust_roots')) for (const [k, v] of map(a.get('trust_roots'), 'trust_roots')) roots[String(k)] = texts(v, `trust_roots.${String(k)}`);
-      const p = openDurablePoint({ path: text(a, 'path'), holder: text(a, 'holder'), steward: keyPairFromSeed(bytes(a, 'steward_seed')), trustRoots: roots });
+      // simulate "no-exclusivity": a platform whose lock call fails as flock(2) does where it is unsupported (ENOSYS)
+      const noExclusivity = a.has('simulate') ? { exclusivity: { mechanism: 'none (simulated)', claim: () => ({ ok: false as const, held: false as const, why: 'the platform cannot provide exclusivity (simulated)' }) } } : {};
+      const p = openDurablePoint({ path: text(a, 'path'), holder: text(a, 'holder'), steward: keyPairFromSeed(bytes(a, 'steward_seed')), trustRoots: roots, ...noExclusivity });
       const id = `d${next++}`;
       durables.set(id, p);
       return { point: id, replayed: BigInt(p.replayed) };

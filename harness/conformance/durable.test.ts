@@ -441,4 +441,22 @@ describe('durable record through the testee', () => {
       await b.close();
     },
   );
+
+  clauseIt(
+    ['jcp/9#c26-one-writer', 'jcp/4.11#no-exclusivity-fail-open'],
+    'asked to stand in a platform without exclusivity, the open fails ERR_RECORD_NO_EXCLUSIVITY and leaves nothing recorded; the same record then opens exclusively',
+    async () => {
+      const impl = implementation();
+      const file = path.join(dir, 'black-box-no-lock.rec');
+      const g = await rootGrant({ budget_uj: 1000n, nonce: nonce('durable:black-box-no-lock') });
+      const req = (label: string, uj: bigint) => ({ frame: frameFor(g, { payload_hash: payload(label) }), chain: [g.signed_grant], caller: bob.did, cost: cost(uj), now_s: 1n });
+      // "MUST fail to open the record rather than proceed": a point that opened unlocked would answer with a handle
+      expect(await codeOf(impl.openDurable(file, 'holder-A', stewardKey.seed, undefined, { simulate: 'no-exclusivity' }))).toBe('ERR_RECORD_NO_EXCLUSIVITY');
+      // the refused open took no claim (the record opens at once) and recorded nothing (nothing to replay)
+      const a = await impl.openDurable(file, 'holder-B', stewardKey.seed);
+      expect(a.replayed).toBe(0n);
+      expect((await a.decide(req('after', 1000n))).verdict).toBe('allow');
+      await a.close();
+    },
+  );
 });

@@ -517,7 +517,9 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
   // ---- jcp §4.11 durable spend, one writer per record (C26) ----
   'durable.open': {
     about: 'jcp §4.11 C26',
-    args: { map: { path: 'text', holder: 'text', steward_seed: 'bytes32', trust_roots: { textMap: { array: did } } }, optional: ['trust_roots'] },
+    // simulate "no-exclusivity": open as on a platform that cannot provide exclusivity at all (jcp §4.11), the one way a
+    // black-box test can stand such a platform in
+    args: { map: { path: 'text', holder: 'text', steward_seed: 'bytes32', trust_roots: { textMap: { array: did } }, simulate: { enum: ['no-exclusivity'] } }, optional: ['trust_roots', 'simulate'] },
     result: { map: { point: 'text', replayed: 'uint' } },
   },
   'durable.decide': {

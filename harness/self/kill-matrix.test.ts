@@ -4,7 +4,7 @@
 // with its reason, every mutant id is one mutation/testees/variant-main.ts serves or a source patch of
 // mutation/testees/patches.ts (and only those), and every source patch still applies to its impl/ file.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +21,11 @@ interface Clause {
   readonly level: string;
   readonly classes: readonly string[];
 }
-const CLAUSES = (JSON.parse(readFileSync(join(ROOT, 'spec-map', 'clauses', 'jcp.json'), 'utf8')) as { clauses: Clause[] }).clauses;
+// every clause file of the spec map (jcp, jouleclaw, sense): the catalog covers classes of all three (issue 7)
+const CLAUSES = readdirSync(join(ROOT, 'spec-map', 'clauses'))
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .flatMap((f) => (JSON.parse(readFileSync(join(ROOT, 'spec-map', 'clauses', f), 'utf8')) as { clauses: Clause[] }).clauses);
 const CLAIMED = (JSON.parse(readFileSync(join(ROOT, 'spec-map', 'implemented.json'), 'utf8')) as { classes: string[] }).classes;
 const byId = new Map(CLAUSES.map((c) => [c.id, c]));
 const MUST = new Set(['MUST', 'MUST NOT', 'REQUIRED']);

@@ -29,6 +29,17 @@ const LV = 'impl/energy/liveness.ts';
 const DEC = 'impl/jcp/decide.ts';
 const EP = 'impl/jcp/enforcement-point.ts';
 const CONT = 'impl/jcp/continuation.ts';
+// jouleclaw:C-TLOG and sense:C1–C6 (issue 7)
+const TLH = 'impl/jouleclaw/tlog-head.ts';
+const TLG = 'impl/jouleclaw/tlog.ts';
+const SEV = 'impl/sense/event.ts';
+const SHLC = 'impl/sense/hlc.ts';
+const SLOG = 'impl/sense/log.ts';
+const SHL = 'impl/sense/highlight.ts';
+const SAT = 'impl/sense/attention.ts';
+const SRC = 'impl/sense/recall.ts';
+const SCH = 'impl/sense/chain.ts';
+const SINJ = 'impl/sense/inject.ts';
 
 /** The source-patch mutants, by id. */
 export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = {
@@ -135,6 +146,77 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
   'reopen-fresh-spend': [swap('impl/durable/point.ts', '    s = replay(log);\n  } catch (x) {', '    s = replay([]);\n  } catch (x) {')],
   'partial-aggregate-per-unit': [swap('impl/energy/outcomes.ts', "...(coverage === 'Whole' && units > 0n ? { uj_per_unit:", '...(units > 0n ? { uj_per_unit:')],
   'unjudgeable-graded': [swap(PL, "return Object.freeze({ verdict: 'indeterminate', rate_mw, reason: 'no-usable-draw', discarded });", "return Object.freeze({ verdict: 'not-refuted', rate_mw, ceiling_mw: 0n, discarded });")],
+
+  // ==== jouleclaw:C-TLOG (§22.2 signed tree heads) and sense:C1–C6 (issue 7: clause mutants of the claimed JouleClaw
+  // and Sense classes; one textual change to a copy of impl/jouleclaw/tlog*.ts or impl/sense/*.ts each) ====
+  // ---- jouleclaw:C-TLOG ----
+  'head-served-unsigned': [swap(TLH, '    ...(h.signature !== undefined ? { signature: h.signature } : {}),\n', '')],
+  'head-timestamp-unsigned': [swap(TLH, '_u64be(h.timestamp, out, 41);', '')],
+  'head-any-signer-accepted': [swap(TLH, 'if (h.steward !== steward) {', 'if (false) {'), swap(TLH, 'treeHeadSigningBytes(h), expectedKey)', 'treeHeadSigningBytes(h), didPublicKey(h.steward!))')],
+  'unsigned-root-verifies-proof': [
+    swap(TLG, "import { encodeTreeHead, signTreeHead, verifyTreeHead, type SignedTreeHead } from './tlog-head.ts';", "import { encodeTreeHead, parseTreeHead, signTreeHead, verifyTreeHead, type SignedTreeHead } from './tlog-head.ts';"),
+    swap(TLG, 'const head = verifyTreeHead(headBytes, steward, backend);', 'const head = parseTreeHead(headBytes) as SignedTreeHead;'),
+  ],
+  'absent-root-read-as-zero': [
+    swap(TLH, "if (typeof rootV !== 'string' || !ROOT_HEX.test(rootV)) {", "if (rootV !== undefined && rootV !== '' && (typeof rootV !== 'string' || !ROOT_HEX.test(rootV))) {"),
+    swap(TLH, "const root = fromHex(rootV, 'tree head root');", "const root = rootV === undefined || rootV === '' ? new Uint8Array(32) : fromHex(rootV as string, 'tree head root');"),
+  ],
+  // ---- sense:C1 / C2 ----
+  'cid-double-hashed': [swap(SEV, 'return toHex(blake3(payload_bytes));', 'return toHex(blake3(blake3(payload_bytes)));')],
+  'hlc-restart-from-zero': [swap(SHLC, 'let last = makeHlc(maxStored.physical_ns, maxStored.logical);', 'let last = makeHlc(0n, 0n);')],
+  'replay-digest-reversed': [swap(SLOG, 'toHex(blake3(concatBytes(...events.map(eventIdBytes))))', 'toHex(blake3(concatBytes(...events.map(eventIdBytes).reverse())))')],
+  'event-id-not-length-prefixed': [swap(SEV, '  return concatBytes(head, field);', '  return field;')],
+  'event-id-trust-unbound': [swap(SEV, '    lengthPrefixed(utf8.encode(e.trust)),\n', '')],
+  'event-id-source-unbound': [swap(SEV, '    lengthPrefixed(utf8.encode(e.source)),\n', '')],
+  // ---- sense:C3 ----
+  'baseline-updated-before-decision': [
+    swap(SHL, '      const fire = fires(x, b, lastFire === undefined ? undefined : i - lastFire);\n      b = updateBaseline(b, x);', '      b = updateBaseline(b, x);\n      const fire = fires(x, b, lastFire === undefined ? undefined : i - lastFire);'),
+  ],
+  'surface-margin-dropped': [swap(SAT, 'if (!(value > cost + SURFACE_MARGIN_PPM)) return', 'if (!(value > cost)) return')],
+  // the budget test skipped, and the surfacing it lets through charged what is left (a budget never goes below zero: a
+  // negative budget_uj is refused by the protocol layer as an errored test, which never counts as a kill)
+  'surface-unpaid': [skip(SAT, 'budget_uj < price_uj'), swap(SAT, "const charged_uj = outcome === 'surface' ? price : 0n;", "const charged_uj = outcome === 'surface' ? (price < budget ? price : budget) : 0n;")],
+  'budget-test-first': [
+    swap(SAT, "  if (!(value > cost + SURFACE_MARGIN_PPM)) return 'hold:value';\n  // sense §5: \"and the energy budget can pay the surfacing's joule price\"\n  if (budget_uj < price_uj) return 'hold:budget';", "  if (budget_uj < price_uj) return 'hold:budget';\n  if (!(value > cost + SURFACE_MARGIN_PPM)) return 'hold:value';"),
+  ],
+  // the debounce state shared by every detector of the process: a decision then depends on earlier, unrelated calls
+  'detector-state-shared': [
+    swap(SHL, 'export function createDetector(probe: Probe): Detector {', 'let lastFire: number | undefined;\nexport function createDetector(probe: Probe): Detector {'),
+    swap(SHL, '  let lastFire: number | undefined;\n  return Object.freeze({', '  return Object.freeze({'),
+  ],
+  'hold-value-debits': [swap(SAT, "const charged_uj = outcome === 'surface' ? price : 0n;", "const charged_uj = outcome === 'surface' || (outcome === 'hold:value' && budget >= price) ? price : 0n;")],
+  // ---- sense:C4 ----
+  'recall-escalated': [skip(SRC, 't0')],
+  'unbacked-recall-answered': [skip(SRC, 'spans.length === 0')],
+  // ---- sense:C5 ----
+  'link-not-shortest-form': [swap(SCH, '  return encodeCanonical({ core: linkCoreToCbor(l.core), sig: l.sig });', '  return Uint8Array.of(0xb9, 0x00, 0x02, ...encodeCanonical({ core: linkCoreToCbor(l.core), sig: l.sig }).subarray(1));')],
+  'hold-not-sealed': [swap(SCH, 'links.push(l);', "if (core.decision === 'surface') links.push(l);")],
+  'core-trust-uncommitted': [swap(SCH, '    trust: c.trust,\n', '')],
+  'prev-over-signed-link': [swap(SCH, 'last ? linkId(last.core) : undefined', 'last ? contentIdOfBytes(signedLinkBytes(last)) : undefined')],
+  'link-prev-unchecked': [skip(SCH, 'l.core.prev !== prevId')],
+  'link-signature-unchecked': [skip(SCH, '!linkSignatureValid(l, backend)')],
+  'link-seq-unchecked': [skip(SCH, 'l.core.seq !== BigInt(i)')],
+  // ---- sense:C6 ----
+  'frame-position-dropped': [swap(SINJ, '    position,\n    // sense', '    // sense')],
+  'frame-cites-signed-bytes': [
+    swap(SINJ, "import { linkId, linkSignatureValid, type SignedLink } from './chain.ts';", "import { linkId, linkSignatureValid, signedLinkBytes, type SignedLink } from './chain.ts';"),
+    swap(SINJ, 'link: linkId(core),', 'link: contentIdOfBytes(signedLinkBytes(f.link)),'),
+  ],
+  'inject-link-signature-unchecked': [skip(SINJ, '!linkSignatureValid(f.link, backend)')],
+  'wake-authority-unnamed': [swap(SINJ, '    ...(authority !== undefined ? { wake_authority: authority } : {}),\n', '')],
+  'delivery-states-surfacing-charge': [swap(SINJ, 'delivery: { uj, provenance: d.provenance,', 'delivery: { uj: core.charged_uj, provenance: d.provenance,')],
+  'frame-kind-tool-result': [swap(SINJ, 'kind: INJECTED_KIND,', "kind: 'tool-result',")],
+  'injected-kind-offered': [swap(SINJ, "Object.freeze(['tool-call', 'agent-reply'] as const)", "Object.freeze(['tool-call', 'agent-reply', INJECTED_KIND] as const)")],
+  'recipient-authors-injected': [swap(SINJ, 'if (kind === INJECTED_KIND) throw', 'if (kind === INJECTED_KIND) return;\n  if (false) throw')],
+  'destination-unstated': [swap(SINJ, '    destination,\n    recipient_state', '    recipient_state')],
+  'hold-delivered': [skip(SINJ, "core.decision !== 'surface'")],
+  'self-delivery-accepted': [skip(SINJ, 'core.host === f.recipient')],
+  'unpermitted-wake-delivered': [swap(SINJ, "if (g === undefined) throw new JcpError('ERR_SENSE_WAKE_UNAUTHORIZED'", "if (g === undefined) return undefined;\n  if (false) throw new JcpError('ERR_SENSE_WAKE_UNAUTHORIZED'")],
+  'zero-priced-delivered': [skip(SINJ, 'uj === 0n')],
+  'frame-address-unbound': [
+    swap(SINJ, 'return Object.freeze({ frame, frame_id: contentIdOfBytes(bytes), bytes });', 'const { destination: _d, recipient_state: _r, wake_authority: _w, ...unbound } = frame as Record<string, CborInput>;\n  return Object.freeze({ frame, frame_id: contentIdOfBytes(encodeCanonical(unbound)), bytes });'),
+  ],
+  // ==== end jouleclaw:C-TLOG / sense ====
 };
 
 /** Patch mutants whose patched module the suite reaches outside the in-process driver (the wire driver's endpoint): the
