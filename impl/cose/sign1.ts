@@ -152,6 +152,19 @@ export function signSign1InPlace(frame: Uint8Array, at: number, end: number, pro
   return envelope(prot, frame, at, end, signature);
 }
 
+const _NodeBuffer = (globalThis as { Buffer?: { allocUnsafeSlow(n: number): Uint8Array } }).Buffer;
+
+/**
+ * A Uint8Array of `n` bytes on an ArrayBuffer of its own (byteOffset 0, the buffer exactly `n` long), its bytes NOT
+ * initialised: for a caller that writes every one of them. Through Node's unpooled allocation where there is one,
+ * which skips the zero-fill that `new Uint8Array(n)` pays (a large share of a small array's cost).
+ */
+export function _ownBytesUnfilled(n: number): Uint8Array {
+  if (_NodeBuffer === undefined) return new Uint8Array(n);
+  const b = _NodeBuffer.allocUnsafeSlow(n);
+  return new Uint8Array(b.buffer, 0, n);
+}
+
 /**
  * The tagged COSE_Sign1 bytes of the payload `src[at, end)`, in an array of their own: 0xd2 = tag 18, 0x84 = array
  * of 4, then the protected bstr, the unprotected {} (0xa0), the payload bstr and the signature bstr.
@@ -159,7 +172,7 @@ export function signSign1InPlace(frame: Uint8Array, at: number, end: number, pro
 function envelope(prot: Uint8Array, src: Uint8Array, at: number, end: number, signature: Uint8Array): Uint8Array {
   const len = end - at;
   const n = 3 + bstrHeadSize(prot.length) + prot.length + bstrHeadSize(len) + len + bstrHeadSize(signature.length) + signature.length;
-  const out = new Uint8Array(n);
+  const out = _ownBytesUnfilled(n); // every byte is written below
   out[0] = 0xd2;
   out[1] = 0x84;
   let o = writeBstrHead(out, 2, prot.length);
@@ -214,6 +227,39 @@ export function decodeSign1(bytes: Uint8Array, opts: { maxBytes?: number; requir
   }
   if (!(protectedHeader instanceof Map)) malformed('protected header must encode a map');
   return Object.freeze({ protectedBytes: prot, protectedHeader, unprotected: unprot, payload, signature });
+}
+
+// One scratch array for the Sig_structures that envelope verification builds and drops at once (grown when needed; a
+// re-entrant call while it is in use gets pooled memory instead).
+let _verifyScratch = new Uint8Array(1024);
+let _verifyScratchBusy = false;
+
+/**
+ * Verifies the signature of a tagged COSE_Sign1 already read and found in its canonical layout — 0xd2 0x84, the
+ * protected bstr from byte 2 to `protEnd`, 0xa0 (an empty unprotected map), the payload bstr up to `payloadEnd`, then
+ * the 64-byte signature at `sigAt` — under `publicKey` (no external aad). The Sig_structure is the envelope's protected
+ * and payload byte strings behind the "Signature1" prefix, with the empty external_aad (0x40) where the unprotected map
+ * (0xa0) stood: the same bytes as {@link sigStructure}, copied from the envelope in one block.
+ */
+export function verifySign1Layout(bytes: Uint8Array, protEnd: number, payloadEnd: number, sigAt: number, publicKey: Uint8Array, backend: Ed25519): boolean {
+  const n = SIG1_PREFIX.length + payloadEnd - 2;
+  const own = !_verifyScratchBusy;
+  let out: Uint8Array;
+  if (own) {
+    if (_verifyScratch.length < n) _verifyScratch = new Uint8Array(Math.max(n, 2 * _verifyScratch.length));
+    out = _verifyScratch;
+    _verifyScratchBusy = true;
+  } else {
+    out = allocBytes(n, false);
+  }
+  try {
+    out.set(SIG1_PREFIX, 0);
+    out.set(bytes.subarray(2, payloadEnd), SIG1_PREFIX.length);
+    out[SIG1_PREFIX.length + protEnd - 2] = 0x40; // external_aad: the empty byte string, where 0xa0 stood
+    return backend.verify(bytes.subarray(sigAt, sigAt + 64), out.subarray(0, n), publicKey);
+  } finally {
+    if (own) _verifyScratchBusy = false;
+  }
 }
 
 /** Verifies a decoded COSE_Sign1's signature under `publicKey` (no external aad). */

@@ -184,7 +184,19 @@ function _privateEntryByBytes(seed: Uint8Array): _PrivateEntry {
   return _remember(_privateKeys, k, { key: _importSeed(seed), publicKey: undefined });
 }
 
+// A first-level cache by array object, as for seeds: a verifier passes the same key array again and again (didPublicKey
+// hands out one array per did); checked against a copy of the bytes, so a key changed in place is looked up again.
+const _byPublicKeyObject = new WeakMap<Uint8Array, { readonly bytes: Uint8Array; readonly key: KeyObject | null }>();
+
 function _publicKeyObject(publicKey: Uint8Array): KeyObject | null {
+  const hit0 = _byPublicKeyObject.get(publicKey);
+  if (hit0 !== undefined && bytesEqual(hit0.bytes, publicKey)) return hit0.key;
+  const key = _publicKeyObjectByBytes(publicKey);
+  _byPublicKeyObject.set(publicKey, { bytes: publicKey.slice(), key });
+  return key;
+}
+
+function _publicKeyObjectByBytes(publicKey: Uint8Array): KeyObject | null {
   const k = _cacheKey(publicKey);
   const hit = _publicKeys.get(k);
   if (hit !== undefined) return hit;
@@ -215,7 +227,10 @@ export const nodeEd25519: Ed25519 = Object.freeze({
   },
   sign(seed: Uint8Array, message: Uint8Array): Uint8Array {
     const e = _privateEntry(_aseed(seed));
-    return new Uint8Array(_cryptoSign(null, _amessage(message), e.key));
+    const sig = _cryptoSign(null, _amessage(message), e.key);
+    // node hands back a Buffer on an ArrayBuffer of its own: a plain Uint8Array over that buffer is what a copy would
+    // be, without the copy; anything else (a pooled or offset Buffer) is copied
+    return sig.byteOffset === 0 && sig.buffer.byteLength === sig.length ? new Uint8Array(sig.buffer, 0, sig.length) : new Uint8Array(sig);
   },
   verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
     _averify(signature, message, publicKey);

@@ -200,11 +200,44 @@ const UNROLLED: readonly Field[] = [
 ];
 if (UNROLLED.join() !== NAMES.join()) throw new Error(`encode-core: unrolled field order ${UNROLLED.join()} is not the canonical ${NAMES.join()}`);
 
+// The encoded key ‖ value of the text fields that repeat from one decision to the next (dids, ids, the frame's kind,
+// the verdict, …), per field and keyed by the value: one map hit and one copy per field. payload_hash is written
+// afresh each time: it names each call's own arguments, so a cache of it would only flatter a benchmark.
+const PAIR_CACHE_MAX = 1024;
+const UNCACHED: ReadonlySet<Field> = new Set<Field>(['payload_hash']);
+const pairs: ReadonlyArray<Map<string, Uint8Array> | undefined> = NAMES.map((name) => (UNCACHED.has(name) ? undefined : new Map()));
+
+/** Copies `b` in at `pos`. */
+function copy(b: Uint8Array): void {
+  const n = b.length;
+  ensure(n);
+  if (n > 24) buf.set(b, pos);
+  else for (let i = 0; i < n; i++) buf[pos + i] = b[i]!;
+  pos += n;
+}
+
 /** Writes field `i` of ORDER with value `v`: 0 when absent, 1 when written, -1 when only the generic encoder can. */
 function field(i: number, v: unknown): number {
   if (v === undefined) return 0;
+  if (typeof v === 'string') {
+    const cache = pairs[i];
+    if (cache === undefined) {
+      key(KEYS[i]!);
+      return asciiUncached(v) ? 1 : -1;
+    }
+    const hit = cache.get(v);
+    if (hit !== undefined) {
+      copy(hit);
+      return 1;
+    }
+    const at = pos;
+    key(KEYS[i]!);
+    if (!asciiUncached(v)) return -1;
+    if (cache.size >= PAIR_CACHE_MAX) cache.clear();
+    cache.set(v, buf.slice(at, pos));
+    return 1;
+  }
   key(KEYS[i]!);
-  if (typeof v === 'string') return ascii(v) ? 1 : -1;
   if (typeof v === 'bigint') {
     if (v < 0n || v > U64_MAX) return -1;
     uint(v);

@@ -1,11 +1,12 @@
 // jcp §8 receipt verification: strict COSE_Sign1, the core read under the profile it names, steward = kid, signature.
 import { decodeCanonical } from '../cbor/index.ts';
-import { COSE_ALG_EDDSA, decodeSign1, verifySign1 } from '../cose/sign1.ts';
+import { COSE_ALG_EDDSA, _ownBytesUnfilled, decodeSign1, verifySign1, verifySign1Layout } from '../cose/sign1.ts';
 import { JcpError, isJcpError } from '../errors.ts';
 import { defaultEd25519, type Ed25519 } from '../identity/ed25519.ts';
 import { didPublicKey } from '../identity/did-key.ts';
 import type { Did } from '../jcp/types.ts';
 import { parseReceiptCore, type ReceiptCore } from './core.ts';
+import { _readReceipt } from './read-receipt.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -35,6 +36,27 @@ function malformed(msg: string): never {
  * ERR_RECEIPT_MALFORMED, ERR_RECEIPT_STEWARD_MISMATCH, ERR_RECEIPT_SIGNATURE_INVALID.
  */
 export function verifyReceipt(bytes: Uint8Array, opts: VerifyReceiptOptions = {}): VerifiedReceipt {
+  // The one-pass reader takes a receipt in its one expected shape, accepting only what the strict path below accepts
+  // (with the same core); anything else, every refusal included, is left to the strict path, which names the fault.
+  const r = _readReceipt(bytes, opts.maxBytes);
+  if (r !== undefined && (opts.steward === undefined || r.core.steward === opts.steward)) {
+    const backend = opts.backend ?? defaultEd25519();
+    if (!verifySign1Layout(bytes, r.protEnd, r.payloadEnd, r.sigAt, didPublicKey(r.core.steward), backend)) {
+      throw new JcpError('ERR_RECEIPT_SIGNATURE_INVALID', `the receipt's signature does not verify under steward ${r.core.steward}`);
+    }
+    // the payload copied out, on an ArrayBuffer of its own as the strict decoder gives it
+    const payload = _ownBytesUnfilled(r.payloadEnd - r.payloadAt);
+    payload.set(bytes.subarray(r.payloadAt, r.payloadEnd));
+    return Object.freeze({ core: r.core, payload });
+  }
+  return _verifyReceiptStrict(bytes, opts);
+}
+
+/**
+ * {@link verifyReceipt} by the general path alone: the strict COSE and CBOR decoders, then the profile's field reader.
+ * Exported for the tests that check the one-pass reader against it.
+ */
+export function _verifyReceiptStrict(bytes: Uint8Array, opts: VerifyReceiptOptions = {}): VerifiedReceipt {
   const backend = opts.backend ?? defaultEd25519();
   const s = decodeSign1(bytes, opts.maxBytes === undefined ? {} : { maxBytes: opts.maxBytes });
   const h = s.protectedHeader;
