@@ -6,6 +6,9 @@ import { dirname, join, relative, sep } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import RecordReporter from '../harness/report/record-reporter.ts';
 
+/** The prefix of a progress line (mutation/matrix.ts prints these as they come). */
+export const PROGRESS = 'jcp-matrix-progress ';
+
 export default class MatrixReporter implements Reporter {
   private readonly dir = process.env['JCP_MATRIX_RECORDS'];
   /** The plan folder, where the wrapper files are (mutation/vitest.matrix.config.ts). */
@@ -31,6 +34,12 @@ export default class MatrixReporter implements Reporter {
   /** The mutant a wrapper file runs: the first folder of its path under the plan folder. */
   private mutantOf(m: TestModule): string {
     return this.planDir ? relative(this.planDir, m.moduleId).split(sep)[0]! : 'unknown';
+  }
+
+  /** Progress on a long run: a line per finished wrapper file, which mutation/matrix.ts passes through to its output. */
+  onTestModuleEnd(m: TestModule): void {
+    const failed = [...m.children.allTests()].filter((t) => t.result().state === 'failed').length;
+    process.stdout.write(`${PROGRESS}${this.mutantOf(m)} ${relative(join(this.planDir ?? '', this.mutantOf(m)), m.moduleId)}: ${failed ? `${failed} failing` : 'none failing'}\n`);
   }
 
   onTestCaseResult(test: TestCase): void {

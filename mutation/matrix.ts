@@ -21,6 +21,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readTestRecord, runCompleted, type TestLine } from '../harness/report/record-reporter.ts';
+import { PROGRESS } from './matrix-reporter.ts';
 import { AWAITING_TESTS, CONTROL, COVERED_CLASSES, MUTANTS as CATALOGUED, PENDING_CLASSES, type Mutant } from './catalog.ts';
 import { MUTANT_PATCHES, SUITE_SCOPED } from './testees/patches.ts';
 
@@ -167,12 +168,22 @@ function rowOf(m: Mutant, files: readonly string[], reach: Reach, record: string
 }
 
 /** Runs vitest with `args` and `env`, answering the tail of its output. */
-function vitest(args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
+function vitest(args: readonly string[], env: NodeJS.ProcessEnv, progress?: (line: string) => void): Promise<string> {
   return new Promise((done) => {
     const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let tail = '';
+    let partial = '';
     const keep = (b: Buffer) => (tail = (tail + b.toString()).slice(-3000));
-    child.stdout.on('data', keep);
+    child.stdout.on('data', (b: Buffer) => {
+      keep(b);
+      if (!progress) return;
+      const lines = (partial + b.toString()).split('\n');
+      partial = lines.pop()!;
+      for (const l of lines) {
+        const at = l.indexOf(PROGRESS);
+        if (at >= 0) progress(l.slice(at + PROGRESS.length));
+      }
+    });
     child.stderr.on('data', keep);
     child.on('close', () => done(tail));
   });
@@ -247,7 +258,12 @@ async function runBatch(mutants: readonly Mutant[], all: readonly string[], reac
     delete env['JCP_TESTEE'];
     delete env['JCP_ENDPOINT'];
     delete env['JCP_RECORD'];
-    const tail = await vitest(['run', '--config', join(ROOT, 'mutation', 'vitest.matrix.config.ts'), '--reporter=dot', `--reporter=${join(ROOT, 'mutation', 'matrix-reporter.ts')}`], env);
+    const total = part.reduce((n, m, k) => n + wrappersOf(m, files[k]!).length, 0);
+    let done = 0;
+    const t0 = Date.now();
+    const tail = await vitest(['run', '--config', join(ROOT, 'mutation', 'vitest.matrix.config.ts'), '--reporter=dot', `--reporter=${join(ROOT, 'mutation', 'matrix-reporter.ts')}`], env, (l) =>
+      console.log(`  [${++done}/${total}, ${Math.round((Date.now() - t0) / 1000)}s] ${l}`),
+    );
     part.forEach((m, k) => rows.push(rowOf(m, files[k]!, reach, join(records, `${m.id}.jsonl`), undefined, tail)));
   }
   return rows;
