@@ -53,7 +53,9 @@ const SEED = 0xc26;
 let dir: string;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jcp-durable-'));
-  // bundled once, so each restart is a plain `node` start rather than a TypeScript loader's
+  // bundled once, so each restart is a plain `node` start rather than a TypeScript loader's; only where the
+  // reference-only tests that start it run (not for a testee, nor under a kill-matrix mutant)
+  if (process.env['JCP_TESTEE'] || process.env['JCP_MUTANT']) return;
   await build({
     entryPoints: [path.join(ROOT, 'impl', 'durable', '_crash-child.ts')],
     bundle: true,
