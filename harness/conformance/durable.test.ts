@@ -418,6 +418,10 @@ referenceOnly('durable record (reference-only: child processes, SIGKILL)', () =>
 });
 
 // Black-box, through the testee protocol (durable.open / durable.decide / durable.close): one process, two holders.
+/** A decision request under root grant `g` (bob calling), its payload named by `label`, costing `uj`. */
+function requestUnder(g: Awaited<ReturnType<typeof rootGrant>>, label: string, uj: bigint) {
+  return { frame: frameFor(g, { payload_hash: payload(label) }), chain: [g.signed_grant], caller: bob.did, cost: cost(uj), now_s: 1n };
+}
 describe('durable record through the testee', () => {
   clauseIt(
     ['jcp/4.11#single-writer', 'jcp/4.11#exclusive-access-on-open', 'jcp/4.11#fail-start-if-held'],
@@ -426,7 +430,7 @@ describe('durable record through the testee', () => {
       const impl = implementation();
       const file = path.join(dir, 'black-box.rec');
       const g = await rootGrant({ budget_uj: 1000n, nonce: nonce('durable:black-box') });
-      const req = (label: string, uj: bigint) => ({ frame: frameFor(g, { payload_hash: payload(label) }), chain: [g.signed_grant], caller: bob.did, cost: cost(uj), now_s: 1n });
+      const req = (label: string, uj: bigint) => requestUnder(g, label, uj);
       const a = await impl.openDurable(file, 'holder-A', stewardKey.seed);
       expect(a.replayed).toBe(0n);
       expect(await codeOf(impl.openDurable(file, 'holder-B', stewardKey.seed))).toBe('ERR_RECORD_LOCKED');
@@ -451,7 +455,7 @@ describe('durable record through the testee', () => {
       const impl = implementation();
       const file = path.join(dir, 'black-box-no-lock.rec');
       const g = await rootGrant({ budget_uj: 1000n, nonce: nonce('durable:black-box-no-lock') });
-      const req = (label: string, uj: bigint) => ({ frame: frameFor(g, { payload_hash: payload(label) }), chain: [g.signed_grant], caller: bob.did, cost: cost(uj), now_s: 1n });
+      const req = (label: string, uj: bigint) => requestUnder(g, label, uj);
       // "MUST fail to open the record rather than proceed": a point that opened unlocked would answer with a handle
       expect(await codeOf(impl.openDurable(file, 'holder-A', stewardKey.seed, undefined, { simulate: 'no-exclusivity' }))).toBe('ERR_RECORD_NO_EXCLUSIVITY');
       // the refused open took no claim (the record opens at once) and recorded nothing (nothing to replay)

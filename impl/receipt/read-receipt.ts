@@ -222,39 +222,35 @@ function _cid(intern: boolean): string {
   return s;
 }
 
-/** An Ed25519 did:key, as `isDidKey` reads it (a did that is not one is left to the strict path). */
-function _did(): string {
-  const n = _textHead();
+/**
+ * The `n`-byte ASCII text at the cursor through table `t`: a hit costs a comparison; a miss is decoded, checked by
+ * `accept` (a refusal is left to the strict path) and interned.
+ */
+function _internedAscii(t: _Interned, n: number, accept?: (s: string) => boolean): string {
   const at = _p;
   if (at + n > _end) _off();
   const slot = _slot(at, n);
-  const hit = _interned(_internedDids, slot, at, n);
+  const hit = _interned(t, slot, at, n);
   if (hit !== undefined) {
     _p += n;
     return hit;
   }
   const s = _asciiText(n);
-  if (!isDidKey(s)) _off();
-  _intern(_internedDids, slot, at, n, s);
+  if (accept !== undefined && !accept(s)) _off();
+  _intern(t, slot, at, n, s);
   return s;
+}
+
+/** An Ed25519 did:key, as `isDidKey` reads it (a did that is not one is left to the strict path). */
+function _did(): string {
+  return _internedAscii(_internedDids, _textHead(), isDidKey);
 }
 
 /** Non-empty ASCII text (other text is left to the strict path's UTF-8 decoding). */
 function _text(intern: boolean): string {
   const n = _textHead();
   if (n === 0) _off();
-  if (!intern) return _asciiText(n);
-  const at = _p;
-  if (at + n > _end) _off();
-  const slot = _slot(at, n);
-  const hit = _interned(_internedTexts, slot, at, n);
-  if (hit !== undefined) {
-    _p += n;
-    return hit;
-  }
-  const s = _asciiText(n);
-  _intern(_internedTexts, slot, at, n, s);
-  return s;
+  return intern ? _internedAscii(_internedTexts, n) : _asciiText(n);
 }
 
 /** One of a closed set of texts: the set's own string. */
