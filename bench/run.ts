@@ -1,37 +1,19 @@
 // npm run bench — decide-and-seal per second and receipt verifications per second, each as a ratio to raw node:crypto
 // Ed25519 signs and verifies per second measured in the same run (ARCHITECTURE.md: ratios, never absolute times).
-// Rounds interleave the baseline and the measured work, timed in process CPU time, and the median ratio is reported,
-// because this machine is shared.
+// Each round alternates the baseline and the measured work in 5 ms chunks of process CPU time (bench/paired.ts), and
+// the median of the rounds' ratios is reported, because this machine is shared and its speed swings within a second.
 import { createPrivateKey, createPublicKey, sign as rawSign, verify as rawVerify } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { createEnforcementPoint, grantId, mintGrant, verifyReceipt, type DecisionRequest } from '../impl/index.ts';
 import { blake3 } from '../impl/hash/blake3.ts';
 import { deriveSeed, keyPairFromSeed } from '../impl/identity/ed25519.ts';
 import { contentId } from '../impl/jcp/content-id.ts';
+import { decodeSign1, sigStructure } from '../impl/cose/sign1.ts';
+import { pairedRound } from './paired.ts';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 15);
-const ROUND_MS = Number(process.env['BENCH_ROUND_MS'] ?? 250);
-
-/**
- * Operations per CPU-second of `op` over about `ms` milliseconds of this process's CPU time. CPU time, not wall
- * time: on a shared machine a preempted process loses wall time that says nothing about the code.
- */
-function rate(op: (i: number) => void, ms = ROUND_MS): number {
-  for (let i = 0; i < 50; i++) op(i); // warm
-  const cpu = () => {
-    const u = process.cpuUsage();
-    return u.user + u.system;
-  };
-  const start = cpu();
-  const budget = ms * 1000;
-  let n = 0;
-  let elapsed = 0;
-  while (elapsed < budget) {
-    for (let k = 0; k < 25; k++) op(n++);
-    elapsed = cpu() - start;
-  }
-  return n / (elapsed / 1e6);
-}
+const ROUND_MS = Number(process.env['BENCH_ROUND_MS'] ?? 1000);
+const CHUNK_MS = Number(process.env['BENCH_CHUNK_MS'] ?? 5);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const range = (xs: number[]) => `${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)}`;
@@ -58,7 +40,9 @@ const receipts = Array.from({ length: 256 }, (_, i) => point.decide(request(i)).
 // raw baseline: node:crypto Ed25519 with pre-built key objects, over a message the size of a receipt's Sig_structure
 const priv = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(steward.seed)]), format: 'der', type: 'pkcs8' });
 const pub = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(steward.publicKey)]), format: 'der', type: 'spki' });
-const msg = Buffer.alloc(receipts[0]!.length - 64, 7);
+// the Sig_structure a receipt's signature covers: ["Signature1", protected, h'', payload], built from a real receipt
+const sealed = decodeSign1(receipts[0]!);
+const msg = Buffer.from(sigStructure(sealed.protectedBytes, sealed.payload));
 const sig = rawSign(null, msg, priv);
 
 const signR: number[] = [];
@@ -66,22 +50,20 @@ const decideR: number[] = [];
 const verifyR: number[] = [];
 const vReceiptR: number[] = [];
 for (let r = 0; r < ROUNDS; r++) {
-  const s = rate(() => rawSign(null, msg, priv));
-  const d = rate((i) => point.decide(request(i)));
-  signR.push(d / s);
-  const v = rate(() => rawVerify(null, msg, pub, sig));
-  const vr = rate((i) => verifyReceipt(receipts[i & 255]!, { steward: steward.did }));
-  verifyR.push(vr / v);
-  decideR.push(d);
-  vReceiptR.push(vr);
-  process.stdout.write(`round ${r + 1}/${ROUNDS}: decide-and-seal ${(d / s).toFixed(3)} × raw sign, verify receipt ${(vr / v).toFixed(3)} × raw verify\n`);
+  const d = pairedRound(() => rawSign(null, msg, priv), (i) => point.decide(request(i)), ROUND_MS, CHUNK_MS);
+  const v = pairedRound(() => rawVerify(null, msg, pub, sig), (i) => verifyReceipt(receipts[i & 255]!, { steward: steward.did }), ROUND_MS, CHUNK_MS);
+  signR.push(d.ratio);
+  verifyR.push(v.ratio);
+  decideR.push(d.workRate);
+  vReceiptR.push(v.workRate);
+  process.stdout.write(`round ${r + 1}/${ROUNDS}: decide-and-seal ${d.ratio.toFixed(3)} × raw sign, verify receipt ${v.ratio.toFixed(3)} × raw verify\n`);
 }
 
 const rows = [
   { what: 'decide-and-seal / raw Ed25519 sign', ratio: median(signR), rounds: signR, target: 0.8 },
   { what: 'receipt verification / raw Ed25519 verify', ratio: median(verifyR), rounds: verifyR, target: 0.8 },
 ];
-console.log('\nbenchmark (median of interleaved rounds)            ratio   target  result   range over rounds');
+console.log('\nbenchmark (median of paired rounds)                 ratio   target  result   range over rounds');
 for (const r of rows) console.log(`${r.what.padEnd(52)} ${r.ratio.toFixed(3)}   ≥ ${r.target}   ${(r.ratio >= r.target ? 'met' : 'NOT MET').padEnd(8)} ${range(r.rounds)}`);
 // the machine is shared: the load average says how much the rounds were disturbed
 console.log(`(load average 1/5/15 min: ${loadBefore} before, ${load()} after, on ${availableParallelism()} CPUs)`);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { cborTag, encodeCanonical } from '../cbor/index.ts';
 import { defaultEd25519, deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
 import { stewardKid } from '../receipt/seal.ts';
-import { decodeSign1, protectedHeaderBytes, sigPrefixRoom, sigStructure, signSign1, signSign1InPlace } from './sign1.ts';
+import { SIGN1_TAIL_ROOM, decodeSign1, protectedHeaderBytes, sigPrefixRoom, sigStructure, signSign1, signSign1InPlace } from './sign1.ts';
 
 const steward = keyPairFromSeed(deriveSeed('steward'));
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -44,10 +44,11 @@ describe('COSE_Sign1 assembly', () => {
       const expected = hex(signSign1(payload, stewardKid(steward.did), steward.seed, defaultEd25519()));
       const exact = 12 + 2 + prot.length + 1 + (len < 24 ? 1 : len < 0x100 ? 2 : len < 0x10000 ? 3 : 5); // the prefix itself
       expect(sigPrefixRoom(prot)).toBeGreaterThanOrEqual(exact);
-      for (const room of [sigPrefixRoom(prot) + 9, exact, exact - 1, 0]) {
-        const frame = new Uint8Array(room + len + 5).fill(0xee);
+      // tail: too short for the signature (the copying envelope), or room for it with the tail given up, or not given up
+      for (const [room, tail, tailFree] of [sigPrefixRoom(prot) + 9, exact, exact - 1, 0].flatMap((r) => [[r, 5, true], [r, SIGN1_TAIL_ROOM - 1, true], [r, SIGN1_TAIL_ROOM, true], [r, 200, true], [r, 200, false]] as const)) {
+        const frame = new Uint8Array(room + len + tail).fill(0xee);
         frame.set(payload, room);
-        const env = signSign1InPlace(frame, room, room + len, prot, steward.seed, defaultEd25519());
+        const env = signSign1InPlace(frame, room, room + len, prot, steward.seed, defaultEd25519(), tailFree);
         expect(hex(env)).toBe(expected);
         // the result is a plain array on an ArrayBuffer of its own, never a view of the caller's frame
         expect(env.buffer).not.toBe(frame.buffer);
@@ -55,6 +56,8 @@ describe('COSE_Sign1 assembly', () => {
         expect(env.buffer.byteLength).toBe(env.length);
         // the payload itself is left as it was
         expect(hex(frame.subarray(room, room + len))).toBe(hex(payload));
+        // a tail not given up is left as it was
+        if (!tailFree) expect(frame.subarray(room + len).every((b) => b === 0xee)).toBe(true);
       }
     }
   });

@@ -138,18 +138,43 @@ export function signSign1WithHeader(payload: Uint8Array, prot: Uint8Array, seed:
   return envelope(prot, payload, 0, payload.length, backend.sign(seed, scratchSigStructure(prot, payload)));
 }
 
+/** The bytes an envelope needs after its payload: the signature's bstr head (0x58 0x40) and the 64-byte signature. */
+export const SIGN1_TAIL_ROOM = 2 + 64;
+
 /**
  * {@link signSign1WithHeader} over a payload already written at `frame[at, end)`, the bytes before it free for the
  * caller's use: the Sig_structure's prefix is written there, in place, so the signed bytes are never copied. Falls
  * back to the copying path when the room before the payload is too short. Same bytes either way.
+ *
+ * With `tailFree` the caller also gives up the bytes after the payload: when {@link SIGN1_TAIL_ROOM} of them are
+ * there (and `frame` is a plain Uint8Array), the envelope is laid out around the payload in `frame` itself — its
+ * head over the signed prefix, the signature after — and copied out once, by `slice`, into an ArrayBuffer of its own.
+ * The payload's bytes are left as they were either way.
  */
-export function signSign1InPlace(frame: Uint8Array, at: number, end: number, prot: Uint8Array, seed: Uint8Array, backend: Ed25519): Uint8Array {
+export function signSign1InPlace(frame: Uint8Array, at: number, end: number, prot: Uint8Array, seed: Uint8Array, backend: Ed25519, tailFree = false): Uint8Array {
   const len = end - at;
   const start = at - sigPrefixSize(prot, len);
   if (start < 0) return signSign1WithHeader(frame.subarray(at, end), prot, seed, backend);
   writeSigPrefix(frame, start, prot, len);
   const signature = backend.sign(seed, frame.subarray(start, end));
-  return envelope(prot, frame, at, end, signature);
+  // a Buffer's slice is a view, not a copy: only a plain Uint8Array takes the in-frame path
+  if (!tailFree || frame.length - end < SIGN1_TAIL_ROOM || signature.length !== 64 || Object.getPrototypeOf(frame) !== Uint8Array.prototype) {
+    return envelope(prot, frame, at, end, signature);
+  }
+  // the envelope's head is shorter than the Sig_structure's prefix ("Signature1" and the aad are not in it), so it
+  // fits in the room the prefix used
+  const from = at - (2 + bstrHeadSize(prot.length) + prot.length + 1 + bstrHeadSize(len));
+  frame[from] = 0xd2; // tag 18
+  frame[from + 1] = 0x84; // array of 4
+  let o = writeBstrHead(frame, from + 2, prot.length);
+  frame.set(prot, o);
+  o += prot.length;
+  frame[o++] = 0xa0; // unprotected {}
+  writeBstrHead(frame, o, len);
+  frame[end] = 0x58;
+  frame[end + 1] = 64;
+  frame.set(signature, end + 2);
+  return frame.slice(from, end + SIGN1_TAIL_ROOM);
 }
 
 const _NodeBuffer = (globalThis as { Buffer?: { allocUnsafeSlow(n: number): Uint8Array } }).Buffer;

@@ -57,6 +57,53 @@ describe('encodeReceiptCore', () => {
   });
 });
 
+describe('encodeReceiptCore over a sequence of cores (the writer reuses the bytes of fields equal to the last core\'s)', () => {
+  it('writes the generic encoder\'s bytes for each core of random sequences where fields change, appear, vanish or repeat', () => {
+    const ids = ['a', 'b', 'c'].map((x) => x.repeat(64));
+    const text = fc.constantFrom('control', 'data', 'call', 'x', 'appel-é', '', ...ids);
+    const uint = fc.constantFrom(0n, 23n, 24n, 1000n, 0xffffffffn, 0x100000000n, (1n << 64n) - 1n);
+    const names = ['grant_id', 'issuer', 'subject', 'resource', 'action', 'payload_hash', 'frame_kind', 'trust', 'verdict', 'deny_reason', 'energy_provenance', 'energy_coverage', 'steward'] as const;
+    const nums = ['cost_uj', 'budget_remaining_uj', 'budget_uj'] as const;
+    // one step: a few fields set to a value, or removed (optional ones), or chain_ids replaced or changed in place
+    const step = fc.record({
+      texts: fc.array(fc.tuple(fc.constantFrom(...names), fc.option(text, { nil: undefined })), { maxLength: 4 }),
+      numbers: fc.array(fc.tuple(fc.constantFrom(...nums), uint), { maxLength: 2 }),
+      chain: fc.constantFrom('keep', 'drop', 'new', 'mutate'),
+    });
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
+        const c: Record<string, unknown> = { jcp_receipt: 'jcp/2', grant_id: ids[0], issuer: 'did:x', cost_uj: 1n, steward: 'did:s', budget_uj: 5n };
+        for (const st of steps) {
+          for (const [k, v] of st.texts) {
+            if (v === undefined && (k === 'grant_id' || k === 'steward')) continue; // required
+            if (v === undefined) delete c[k];
+            else c[k] = v;
+          }
+          for (const [k, v] of st.numbers) c[k] = v;
+          if (st.chain === 'drop') delete c['chain_ids'];
+          else if (st.chain === 'new') c['chain_ids'] = [ids[1], ids[2]];
+          else if (st.chain === 'mutate' && Array.isArray(c['chain_ids'])) (c['chain_ids'] as string[])[0] = (c['chain_ids'] as string[])[0] === ids[0] ? ids[1]! : ids[0]!;
+          // a fresh object each time, as a decision builds; the same values as the last one where unchanged
+          const core = { ...c } as unknown as ReceiptCore;
+          expect(hex(encodeReceiptCore(core))).toBe(hex(encodeCanonical(coreToCbor(core))));
+        }
+      }),
+      FC,
+    );
+  });
+
+  it('a core the direct writer cannot take (the generic path) leaves the last written core to be reused', () => {
+    const did = 'did:key:z6Mk' + 'a'.repeat(44);
+    const base = { jcp_receipt: 'jcp/2', grant_id: 'b'.repeat(64), issuer: did, cost_uj: 1000n, steward: did, budget_uj: 7n } as unknown as ReceiptCore;
+    const odd = { ...base, cost_uj: 1n << 64n } as unknown as ReceiptCore; // out of range: the generic encoder refuses it
+    expect(hex(encodeReceiptCore(base))).toBe(hex(encodeCanonical(coreToCbor(base))));
+    expect(() => encodeReceiptCore(odd)).toThrow();
+    const again = { ...base, issuer: did + 'b' } as unknown as ReceiptCore;
+    expect(hex(encodeReceiptCore(again))).toBe(hex(encodeCanonical(coreToCbor(again))));
+    expect(hex(encodeReceiptCore(base))).toBe(hex(encodeCanonical(coreToCbor(base))));
+  });
+});
+
 describe('encodeReceiptCore returns bytes of its own', () => {
   it('a later encoding does not change an earlier result, which is a plain Uint8Array', () => {
     const a = { jcp_receipt: 'jcp/2', grant_id: 'a'.repeat(64), cost_uj: 1n, steward: 'x' } as never;

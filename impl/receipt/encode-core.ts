@@ -141,57 +141,127 @@ export interface WrittenCore {
 /**
  * Writes the canonical core at offset `headroom` of the internal array and returns it with that array: the caller may
  * fill `bytes[0, at)` (e.g. with a COSE Sig_structure's prefix, so the signed bytes need no copy) and must be done
- * with all of it before the next call. When the core takes the generic encoder's path, `bytes` is a fresh array of
- * its own with `at` 0, and nothing lies before it.
+ * with all of it before the next call; at least `tailroom` bytes follow `end`, free for the caller's use as well.
+ * When the core takes the generic encoder's path, `bytes` is a fresh array of its own with `at` 0, and nothing lies
+ * before or after it.
  */
-export function writeReceiptCoreAt(core: ReceiptCore, headroom: number): WrittenCore {
+export function writeReceiptCoreAt(core: ReceiptCore, headroom: number, tailroom = 0): WrittenCore {
   pos = 0;
   ensure(headroom + 1);
   pos = headroom + 1; // the map head, one byte: a core has at most 18 fields (< 24), so it is patched in at the end
   // The fields in ORDER (checked at load), each read by name: a keyed read per field costs more than the rest of the
   // field's encoding. A field that is absent adds 0 to the count, one written adds 1, one the writer cannot take -1.
   const c = core;
+  body = headroom + 1;
+  runFrom = -1;
   let n = 0;
   let r: number;
-  if ((r = field(0, c.trust)) < 0) return generic(core);
+  if ((r = put(0, c.trust)) < 0) return generic(core);
   n += r;
-  if ((r = field(1, c.action)) < 0) return generic(core);
+  if ((r = put(1, c.action)) < 0) return generic(core);
   n += r;
-  if ((r = field(2, c.issuer)) < 0) return generic(core);
+  if ((r = put(2, c.issuer)) < 0) return generic(core);
   n += r;
-  if ((r = field(3, c.cost_uj)) < 0) return generic(core);
+  if ((r = put(3, c.cost_uj)) < 0) return generic(core);
   n += r;
-  if ((r = field(4, c.steward)) < 0) return generic(core);
+  if ((r = put(4, c.steward)) < 0) return generic(core);
   n += r;
-  if ((r = field(5, c.subject)) < 0) return generic(core);
+  if ((r = put(5, c.subject)) < 0) return generic(core);
   n += r;
-  if ((r = field(6, c.verdict)) < 0) return generic(core);
+  if ((r = put(6, c.verdict)) < 0) return generic(core);
   n += r;
-  if ((r = field(7, c.grant_id)) < 0) return generic(core);
+  if ((r = put(7, c.grant_id)) < 0) return generic(core);
   n += r;
-  if ((r = field(8, c.resource)) < 0) return generic(core);
+  if ((r = put(8, c.resource)) < 0) return generic(core);
   n += r;
-  if ((r = field(9, c.budget_uj)) < 0) return generic(core);
+  if ((r = put(9, c.budget_uj)) < 0) return generic(core);
   n += r;
-  if ((r = field(10, c.chain_ids)) < 0) return generic(core);
+  if ((r = put(10, c.chain_ids)) < 0) return generic(core);
   n += r;
-  if ((r = field(11, c.frame_kind)) < 0) return generic(core);
+  if ((r = put(11, c.frame_kind)) < 0) return generic(core);
   n += r;
-  if ((r = field(12, c.deny_reason)) < 0) return generic(core);
+  if ((r = put(12, c.deny_reason)) < 0) return generic(core);
   n += r;
-  if ((r = field(13, c.jcp_receipt)) < 0) return generic(core);
+  if ((r = put(13, c.jcp_receipt)) < 0) return generic(core);
   n += r;
-  if ((r = field(14, c.payload_hash)) < 0) return generic(core);
+  if ((r = put(14, c.payload_hash)) < 0) return generic(core);
   n += r;
-  if ((r = field(15, c.energy_coverage)) < 0) return generic(core);
+  if ((r = put(15, c.energy_coverage)) < 0) return generic(core);
   n += r;
-  if ((r = field(16, c.energy_provenance)) < 0) return generic(core);
+  if ((r = put(16, c.energy_provenance)) < 0) return generic(core);
   n += r;
-  if ((r = field(17, c.budget_remaining_uj)) < 0) return generic(core);
+  if ((r = put(17, c.budget_remaining_uj)) < 0) return generic(core);
   n += r;
+  if (runFrom >= 0) flush();
   buf[headroom] = 0xa0 | n; // major type 5 (map), n pairs
+  remember();
+  ensure(tailroom);
   return { bytes: buf, at: headroom, end: pos };
 }
+
+// ---- Reuse of the previous core's bytes ----------------------------------------------------------------------------
+// A point seals the same issuer, subject, steward, resource, action, … decision after decision. Each field whose value
+// equals the previous core's (===: text and integers by value) has the same canonical bytes, so runs of such fields
+// are copied from the previous core's encoding in one block. Arrays (chain_ids) are never reused: they could have been
+// changed in place since. Anything else takes the field-by-field path below, so the bytes are the same either way.
+
+/** The previous core's body (its bytes after the map head): `prevLen` bytes, or none when `prevLen` is -1. */
+let prev = new Uint8Array(1024);
+let prevLen = -1;
+/** Field i of the previous body spans prev[prevAt[i], prevAt[i + 1]) (absent fields span nothing). */
+let prevAt = new Int32Array(NAMES.length + 1);
+let nextAt = new Int32Array(NAMES.length + 1);
+/** The previous core's values per field, and the current one's as it is written; NOT_REUSED for an array. */
+let prevVal: unknown[] = NAMES.map(() => undefined);
+let nextVal: unknown[] = NAMES.map(() => undefined);
+const NOT_REUSED = Symbol('not reused');
+/** Where the current body starts in `buf`, and the pending run of the previous body to copy (runFrom -1: none). */
+let body = 0;
+let runFrom = -1;
+let runTo = -1;
+
+/**
+ * Field i with value v: taken from the previous body when equal, else written. 0 absent, 1 present, -1 generic only
+ * (the previous body then stays what it was: only a body written to its end is remembered).
+ */
+function put(i: number, v: unknown): number {
+  if (prevLen >= 0 && v === prevVal[i]) {
+    if (runFrom < 0) runFrom = prevAt[i]!;
+    runTo = prevAt[i + 1]!;
+    nextAt[i] = pos - body + (prevAt[i]! - runFrom);
+    nextVal[i] = v;
+    return v === undefined ? 0 : 1;
+  }
+  if (runFrom >= 0) flush();
+  nextAt[i] = pos - body;
+  nextVal[i] = typeof v === 'object' ? NOT_REUSED : v;
+  return field(i, v);
+}
+
+/** Copies the pending run of the previous body in at `pos`. */
+function flush(): void {
+  const n = runTo - runFrom;
+  ensure(n);
+  buf.set(prev.subarray(runFrom, runTo), pos);
+  pos += n;
+  runFrom = -1;
+}
+
+/** Keeps the body just written as the previous one. */
+function remember(): void {
+  const n = pos - body;
+  nextAt[NAMES.length] = n;
+  if (prev.length < n) prev = new Uint8Array(Math.max(2 * prev.length, n));
+  prev.set(buf.subarray(body, pos));
+  prevLen = n;
+  const at = prevAt;
+  prevAt = nextAt;
+  nextAt = at;
+  const val = prevVal;
+  prevVal = nextVal;
+  nextVal = val;
+}
+
 
 // The order the unrolled reads above follow; a mismatch with the computed canonical ORDER is a programming error.
 const UNROLLED: readonly Field[] = [

@@ -1,5 +1,5 @@
 // jcp §8: "Every decision — allow and deny — seals as a JCR-1 receipt: canonical det-CBOR inside a COSE_Sign1 envelope".
-import { protectedHeaderBytes, sigPrefixRoom, signSign1InPlace } from '../cose/sign1.ts';
+import { SIGN1_TAIL_ROOM, protectedHeaderBytes, sigPrefixRoom, signSign1InPlace } from '../cose/sign1.ts';
 import { JcpError } from '../errors.ts';
 import { defaultEd25519, type Ed25519, type KeyPair } from '../identity/ed25519.ts';
 import type { ReceiptCoreV2 } from './core.ts';
@@ -38,9 +38,9 @@ export function sealReceipt(core: ReceiptCoreV2, steward: KeyPair, backend: Ed25
   if (core.steward !== steward.did) {
     throw new JcpError('ERR_BAD_ARGUMENT', `the core names steward ${core.steward} but is signed by ${steward.did}`);
   }
-  // the core is written into a scratch buffer after room for the Sig_structure's prefix, signed there in place, and
-  // copied once, into the envelope
+  // the core is written into a scratch buffer after room for the Sig_structure's prefix and before room for the
+  // signature, signed there in place, the envelope laid out around it there, and copied out once
   const prot = headerFor(steward.did);
-  const w = writeReceiptCoreAt(core, sigPrefixRoom(prot));
-  return signSign1InPlace(w.bytes, w.at, w.end, prot, steward.seed, backend);
+  const w = writeReceiptCoreAt(core, sigPrefixRoom(prot), SIGN1_TAIL_ROOM);
+  return signSign1InPlace(w.bytes, w.at, w.end, prot, steward.seed, backend, w.at !== 0);
 }

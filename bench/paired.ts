@@ -1,0 +1,55 @@
+// Paired measurement for the benches: the baseline and the measured work alternate in short chunks of process CPU time
+// (order A B B A, so a drift in the machine's speed falls on both alike), and a round's ratio is the work's rate over
+// the baseline's rate, each pooled over all of its chunks in that round (ARCHITECTURE.md: ratios, never absolute times).
+// On a shared machine whose speed swings within a second, long back-to-back windows compare different machines; short
+// alternating chunks compare the two under the same conditions.
+
+/** This process's CPU time in microseconds (all threads: work a GC thread does for the code counts against it). */
+export function cpuMicros(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
+/** Runs `op` for about `us` microseconds of CPU; returns [microseconds taken, operations done]. */
+function chunk(op: (i: number) => void, us: number, from: number): [number, number] {
+  const start = cpuMicros();
+  let n = 0;
+  let elapsed = 0;
+  while (elapsed < us) {
+    for (let k = 0; k < 5; k++) op(from + n++);
+    elapsed = cpuMicros() - start;
+  }
+  return [elapsed, n];
+}
+
+/** One round's figures: operations per CPU-second of each, and work / base. */
+export interface PairedRound {
+  readonly baseRate: number;
+  readonly workRate: number;
+  readonly ratio: number;
+}
+
+/**
+ * One round of about `roundMs` milliseconds of CPU, split between `base` and `work` in alternating chunks of
+ * `chunkMs`. `op(i)` gets a running count, for work that cycles through prepared inputs.
+ */
+export function pairedRound(base: (i: number) => void, work: (i: number) => void, roundMs: number, chunkMs = 5): PairedRound {
+  for (let i = 0; i < 50; i++) {
+    base(i);
+    work(i);
+  }
+  let tb = 0, nb = 0, tw = 0, nw = 0; // prettier-ignore
+  const us = chunkMs * 1000;
+  const pairs = Math.max(1, Math.round(roundMs / chunkMs / 2));
+  for (let p = 0; p < pairs; p++) {
+    const order = p & 1 ? [work, base] : [base, work]; // A B, B A, A B, …
+    for (const op of order) {
+      const [t, n] = chunk(op, us, op === base ? nb : nw);
+      if (op === base) (tb += t), (nb += n);
+      else (tw += t), (nw += n);
+    }
+  }
+  const baseRate = nb / (tb / 1e6);
+  const workRate = nw / (tw / 1e6);
+  return { baseRate, workRate, ratio: workRate / baseRate };
+}
