@@ -146,19 +146,19 @@ export const SIGN1_TAIL_ROOM = 2 + 64;
  * caller's use: the Sig_structure's prefix is written there, in place, so the signed bytes are never copied. Falls
  * back to the copying path when the room before the payload is too short. Same bytes either way.
  *
- * With `tailFree` the caller also gives up the bytes after the payload: when {@link SIGN1_TAIL_ROOM} of them are
- * there (and `frame` is a plain Uint8Array), the envelope is laid out around the payload in `frame` itself — its
- * head over the signed prefix, the signature after — and copied out once, by `slice`, into an ArrayBuffer of its own.
- * The payload's bytes are left as they were either way.
+ * A caller that also gives up `frame[end, limit)` lets the envelope be laid out around the payload in `frame` itself
+ * when {@link SIGN1_TAIL_ROOM} bytes are there (and `frame` is a plain Uint8Array) — its head over the signed prefix,
+ * the signature after — and copied out once, by `slice`, into an ArrayBuffer of its own. The payload's bytes, and
+ * everything from `limit` on, are left as they were either way.
  */
-export function signSign1InPlace(frame: Uint8Array, at: number, end: number, prot: Uint8Array, seed: Uint8Array, backend: Ed25519, tailFree = false): Uint8Array {
+export function signSign1InPlace(frame: Uint8Array, at: number, end: number, prot: Uint8Array, seed: Uint8Array, backend: Ed25519, limit = end): Uint8Array {
   const len = end - at;
   const start = at - sigPrefixSize(prot, len);
   if (start < 0) return signSign1WithHeader(frame.subarray(at, end), prot, seed, backend);
   writeSigPrefix(frame, start, prot, len);
   const signature = backend.sign(seed, frame.subarray(start, end));
   // a Buffer's slice is a view, not a copy: only a plain Uint8Array takes the in-frame path
-  if (!tailFree || frame.length - end < SIGN1_TAIL_ROOM || signature.length !== 64 || Object.getPrototypeOf(frame) !== Uint8Array.prototype) {
+  if (Math.min(limit, frame.length) - end < SIGN1_TAIL_ROOM || signature.length !== 64 || Object.getPrototypeOf(frame) !== Uint8Array.prototype) {
     return envelope(prot, frame, at, end, signature);
   }
   // the envelope's head is shorter than the Sig_structure's prefix ("Signature1" and the aad are not in it), so it

@@ -92,6 +92,19 @@ describe('encodeReceiptCore over a sequence of cores (the writer reuses the byte
     );
   });
 
+  it('a core longer than the scratch array grows it, keeping the last core\'s bytes for the next to reuse', () => {
+    const did = 'did:key:z6Mk' + 'a'.repeat(44);
+    const base = { jcp_receipt: 'jcp/2', grant_id: 'b'.repeat(64), issuer: did, subject: did, cost_uj: 1000n, steward: did, budget_uj: 7n, payload_hash: 'd'.repeat(64) } as unknown as ReceiptCore;
+    const long = (k: number) => ({ ...base, chain_ids: Array.from({ length: k }, (_, i) => i.toString(16).padStart(64, '0')) }) as unknown as ReceiptCore;
+    for (const core of [base, long(40), { ...base }, long(200), long(3), { ...base, payload_hash: 'e'.repeat(64) }, long(400), { ...base }]) {
+      expect(hex(encodeReceiptCore(core))).toBe(hex(encodeCanonical(coreToCbor(core))));
+      // and through the in-place writer, with room asked for before and after
+      const w = writeReceiptCoreAt(core, 90, 66);
+      expect(hex(w.bytes.subarray(w.at, w.end))).toBe(hex(encodeCanonical(coreToCbor(core))));
+      expect(w.limit - w.end).toBeGreaterThanOrEqual(66);
+    }
+  });
+
   it('a core the direct writer cannot take (the generic path) leaves the last written core to be reused', () => {
     const did = 'did:key:z6Mk' + 'a'.repeat(44);
     const base = { jcp_receipt: 'jcp/2', grant_id: 'b'.repeat(64), issuer: did, cost_uj: 1000n, steward: did, budget_uj: 7n } as unknown as ReceiptCore;

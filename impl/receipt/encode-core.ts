@@ -21,14 +21,20 @@ const U64_MAX = (1n << 64n) - 1n;
 // One reused output array; every result handed to a caller is copied out of it (or is a view the caller was told is
 // overwritten by the next call). A plain Uint8Array, written byte by byte: for the short strings of a core a loop is
 // cheaper than a native UTF-8 write.
-let buf = new Uint8Array(2048);
+// The array is in two halves: cores are written in [0, half); [half, 2·half) keeps the previous core's body (below),
+// so its runs are copied in with copyWithin, without a view per copy.
+let half = 2048;
+let buf = new Uint8Array(2 * half);
 let view = new DataView(buf.buffer);
 let pos = 0;
 
 function ensure(n: number): void {
-  if (pos + n <= buf.length) return;
-  const next = new Uint8Array(Math.max(buf.length * 2, pos + n));
+  if (pos + n <= half) return;
+  const nextHalf = Math.max(half * 2, pos + n);
+  const next = new Uint8Array(2 * nextHalf);
   next.set(buf.subarray(0, pos));
+  if (prevLen > 0) next.set(buf.subarray(half, half + prevLen), nextHalf);
+  half = nextHalf;
   buf = next;
   view = new DataView(buf.buffer);
 }
@@ -136,12 +142,14 @@ export interface WrittenCore {
   readonly bytes: Uint8Array;
   readonly at: number;
   readonly end: number;
+  /** bytes[end, limit) are free for the caller's use too (until the next call). */
+  readonly limit: number;
 }
 
 /**
  * Writes the canonical core at offset `headroom` of the internal array and returns it with that array: the caller may
  * fill `bytes[0, at)` (e.g. with a COSE Sig_structure's prefix, so the signed bytes need no copy) and must be done
- * with all of it before the next call; at least `tailroom` bytes follow `end`, free for the caller's use as well.
+ * with all of it before the next call; bytes[end, limit), at least `tailroom` of them, are free for its use as well.
  * When the core takes the generic encoder's path, `bytes` is a fresh array of its own with `at` 0, and nothing lies
  * before or after it.
  */
@@ -196,7 +204,7 @@ export function writeReceiptCoreAt(core: ReceiptCore, headroom: number, tailroom
   buf[headroom] = 0xa0 | n; // major type 5 (map), n pairs
   remember();
   ensure(tailroom);
-  return { bytes: buf, at: headroom, end: pos };
+  return { bytes: buf, at: headroom, end: pos, limit: half };
 }
 
 // ---- Reuse of the previous core's bytes ----------------------------------------------------------------------------
@@ -205,10 +213,9 @@ export function writeReceiptCoreAt(core: ReceiptCore, headroom: number, tailroom
 // are copied from the previous core's encoding in one block. Arrays (chain_ids) are never reused: they could have been
 // changed in place since. Anything else takes the field-by-field path below, so the bytes are the same either way.
 
-/** The previous core's body (its bytes after the map head): `prevLen` bytes, or none when `prevLen` is -1. */
-let prev = new Uint8Array(1024);
+/** The previous core's body (its bytes after the map head) is buf[half, half + prevLen); none when prevLen is -1. */
 let prevLen = -1;
-/** Field i of the previous body spans prev[prevAt[i], prevAt[i + 1]) (absent fields span nothing). */
+/** Field i of the previous body spans buf[half + prevAt[i], half + prevAt[i + 1]) (absent fields span nothing). */
 let prevAt = new Int32Array(NAMES.length + 1);
 let nextAt = new Int32Array(NAMES.length + 1);
 /** The previous core's values per field, and the current one's as it is written; NOT_REUSED for an array. */
@@ -242,7 +249,7 @@ function put(i: number, v: unknown): number {
 function flush(): void {
   const n = runTo - runFrom;
   ensure(n);
-  buf.set(prev.subarray(runFrom, runTo), pos);
+  buf.copyWithin(pos, half + runFrom, half + runTo);
   pos += n;
   runFrom = -1;
 }
@@ -251,8 +258,7 @@ function flush(): void {
 function remember(): void {
   const n = pos - body;
   nextAt[NAMES.length] = n;
-  if (prev.length < n) prev = new Uint8Array(Math.max(2 * prev.length, n));
-  prev.set(buf.subarray(body, pos));
+  buf.copyWithin(half, body, pos); // pos ≤ half, so the body fits the other half
   prevLen = n;
   const at = prevAt;
   prevAt = nextAt;
@@ -324,5 +330,5 @@ function field(i: number, v: unknown): number {
 /** The generic encoder's bytes of `core` (or its refusal), for what the direct writer does not handle. */
 function generic(core: ReceiptCore): WrittenCore {
   const bytes = encodeCanonical(coreToCbor(core));
-  return { bytes, at: 0, end: bytes.length };
+  return { bytes, at: 0, end: bytes.length, limit: bytes.length };
 }

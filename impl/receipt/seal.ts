@@ -42,5 +42,5 @@ export function sealReceipt(core: ReceiptCoreV2, steward: KeyPair, backend: Ed25
   // signature, signed there in place, the envelope laid out around it there, and copied out once
   const prot = headerFor(steward.did);
   const w = writeReceiptCoreAt(core, sigPrefixRoom(prot), SIGN1_TAIL_ROOM);
-  return signSign1InPlace(w.bytes, w.at, w.end, prot, steward.seed, backend, w.at !== 0);
+  return signSign1InPlace(w.bytes, w.at, w.end, prot, steward.seed, backend, w.limit);
 }
