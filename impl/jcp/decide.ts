@@ -83,13 +83,17 @@ export function labelLeq(a: Label, b: Label): boolean {
   return integrity && origins && readers;
 }
 
+const NO_CEILINGS: ReadonlyArray<{ readonly link: number; readonly flow: FlowCeiling }> = Object.freeze([]);
+
 /** Every FlowBelow ceiling the chain carries, with the index of its link (jcp §4.10: they compose to the strictest). */
-export function flowCeilings(chain: readonly SignedGrant[]): Array<{ readonly link: number; readonly flow: FlowCeiling }> {
-  const out: Array<{ link: number; flow: FlowCeiling }> = [];
-  chain.forEach((sg, link) => {
-    for (const c of sg.grant.caveats ?? []) if ('FlowBelow' in c) out.push({ link, flow: c.FlowBelow });
-  });
-  return out;
+export function flowCeilings(chain: readonly SignedGrant[]): ReadonlyArray<{ readonly link: number; readonly flow: FlowCeiling }> {
+  let out: Array<{ link: number; flow: FlowCeiling }> | undefined;
+  for (let link = 0; link < chain.length; link++) {
+    const caveats = chain[link]!.grant.caveats;
+    if (caveats === undefined) continue; // a grant without caveats (the common case) allocates nothing here
+    for (const c of caveats) if ('FlowBelow' in c) (out ??= []).push({ link, flow: c.FlowBelow });
+  }
+  return out ?? NO_CEILINGS;
 }
 
 /**
