@@ -62,4 +62,17 @@ describe('COSE_Sign1 assembly', () => {
       }
     }
   });
+
+  it('signSign1InPlace over a Buffer frame (whose slice would be a view) still hands back bytes of their own', () => {
+    const prot = protectedHeaderBytes(stewardKid(steward.did));
+    const payload = Uint8Array.from({ length: 300 }, (_, i) => i & 0xff);
+    const room = sigPrefixRoom(prot);
+    const frame = Buffer.alloc(room + payload.length + 200, 0xee);
+    frame.set(payload, room);
+    const env = signSign1InPlace(frame, room, room + payload.length, prot, steward.seed, defaultEd25519(), frame.length);
+    expect(hex(env)).toBe(hex(signSign1(payload, stewardKid(steward.did), steward.seed, defaultEd25519())));
+    expect(Object.getPrototypeOf(env)).toBe(Uint8Array.prototype);
+    expect(env.buffer).not.toBe(frame.buffer);
+    expect(env.buffer.byteLength).toBe(env.length);
+  });
 });
