@@ -38,18 +38,34 @@ export function pairedRound(base: (i: number) => void, work: (i: number) => void
     base(i);
     work(i);
   }
-  let tb = 0, nb = 0, tw = 0, nw = 0; // prettier-ignore
   const us = chunkMs * 1000;
   const pairs = Math.max(1, Math.round(roundMs / chunkMs / 2));
+  // CPU microseconds and operations, per side
+  let baseUs = 0;
+  let baseN = 0;
+  let workUs = 0;
+  let workN = 0;
+  const runBase = (): void => {
+    const [t, n] = chunk(base, us, baseN);
+    baseUs += t;
+    baseN += n;
+  };
+  const runWork = (): void => {
+    const [t, n] = chunk(work, us, workN);
+    workUs += t;
+    workN += n;
+  };
   for (let p = 0; p < pairs; p++) {
-    const order = p & 1 ? [work, base] : [base, work]; // A B, B A, A B, …
-    for (const op of order) {
-      const [t, n] = chunk(op, us, op === base ? nb : nw);
-      if (op === base) (tb += t), (nb += n);
-      else (tw += t), (nw += n);
+    // A B, then B A, …: each side goes first half the time
+    if (p % 2 === 0) {
+      runBase();
+      runWork();
+    } else {
+      runWork();
+      runBase();
     }
   }
-  const baseRate = nb / (tb / 1e6);
-  const workRate = nw / (tw / 1e6);
+  const baseRate = baseN / (baseUs / 1e6);
+  const workRate = workN / (workUs / 1e6);
   return { baseRate, workRate, ratio: workRate / baseRate };
 }
