@@ -163,16 +163,9 @@ export function signSign1InPlace(frame: Uint8Array, at: number, end: number, pro
   }
   // the envelope's head is shorter than the Sig_structure's prefix ("Signature1" and the aad are not in it), so it
   // fits in the room the prefix used
-  const from = at - (2 + bstrHeadSize(prot.length) + prot.length + 1 + bstrHeadSize(len));
-  frame[from] = 0xd2; // tag 18
-  frame[from + 1] = 0x84; // array of 4
-  let o = writeBstrHead(frame, from + 2, prot.length);
-  frame.set(prot, o);
-  o += prot.length;
-  frame[o++] = 0xa0; // unprotected {}
-  writeBstrHead(frame, o, len);
-  frame[end] = 0x58;
-  frame[end + 1] = 64;
+  const from = at - envelopeHeadSize(prot, len);
+  writeEnvelopeHead(frame, from, prot, len);
+  writeBstrHead(frame, end, 64);
   frame.set(signature, end + 2);
   return frame.slice(from, end + SIGN1_TAIL_ROOM);
 }
@@ -190,21 +183,34 @@ export function _ownBytesUnfilled(n: number): Uint8Array {
   return new Uint8Array(b.buffer, 0, n);
 }
 
+/** Bytes of a tagged COSE_Sign1's head: everything before the payload's own bytes. */
+function envelopeHeadSize(prot: Uint8Array, payloadLength: number): number {
+  return 2 + bstrHeadSize(prot.length) + prot.length + 1 + bstrHeadSize(payloadLength);
+}
+
+/**
+ * Writes a tagged COSE_Sign1's head at `out[o]` — 0xd2 = tag 18, 0x84 = array of 4, the protected bstr, the unprotected
+ * {} (0xa0), the payload's bstr head — and returns where the payload's bytes go.
+ */
+function writeEnvelopeHead(out: Uint8Array, o: number, prot: Uint8Array, payloadLength: number): number {
+  out[o] = 0xd2;
+  out[o + 1] = 0x84;
+  o = writeBstrHead(out, o + 2, prot.length);
+  out.set(prot, o);
+  o += prot.length;
+  out[o] = 0xa0;
+  return writeBstrHead(out, o + 1, payloadLength);
+}
+
 /**
  * The tagged COSE_Sign1 bytes of the payload `src[at, end)`, in an array of their own: 0xd2 = tag 18, 0x84 = array
  * of 4, then the protected bstr, the unprotected {} (0xa0), the payload bstr and the signature bstr.
  */
 function envelope(prot: Uint8Array, src: Uint8Array, at: number, end: number, signature: Uint8Array): Uint8Array {
   const len = end - at;
-  const n = 3 + bstrHeadSize(prot.length) + prot.length + bstrHeadSize(len) + len + bstrHeadSize(signature.length) + signature.length;
+  const n = envelopeHeadSize(prot, len) + len + bstrHeadSize(signature.length) + signature.length;
   const out = _ownBytesUnfilled(n); // every byte is written below
-  out[0] = 0xd2;
-  out[1] = 0x84;
-  let o = writeBstrHead(out, 2, prot.length);
-  out.set(prot, o);
-  o += prot.length;
-  out[o++] = 0xa0;
-  o = writeBstrHead(out, o, len);
+  let o = writeEnvelopeHead(out, 0, prot, len);
   out.set(at === 0 && end === src.length ? src : src.subarray(at, end), o);
   o = writeBstrHead(out, o + len, signature.length);
   out.set(signature, o);
