@@ -13,6 +13,7 @@ import { contentId } from '../impl/jcp/content-id.ts';
 import { connectWire, type WireClient } from '../impl/wire/client.ts';
 import { encodeWireRequest, frameMessage, signWireRequest } from '../impl/wire/codec.ts';
 import { createMemoryWireGate, createWireServer } from '../impl/wire/server.ts';
+import { cpuMicros } from './paired.ts';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 7);
 const ROUND_MS = Number(process.env['BENCH_ROUND_MS'] ?? 250);
@@ -23,10 +24,7 @@ const NOW_S = 1_700_000_000n;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 /** This process's CPU time in nanoseconds. */
-const cpuNs = (): number => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) * 1000;
-};
+const cpuNs = (): number => cpuMicros() * 1000;
 
 // --- fixtures -------------------------------------------------------------------------------------------------------
 const steward = keyPairFromSeed(deriveSeed('bench:steward'));

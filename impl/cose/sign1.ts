@@ -165,8 +165,7 @@ export function signSign1InPlace(frame: Uint8Array, at: number, end: number, pro
   // fits in the room the prefix used
   const from = at - envelopeHeadSize(prot, len);
   writeEnvelopeHead(frame, from, prot, len);
-  writeBstrHead(frame, end, 64);
-  frame.set(signature, end + 2);
+  frame.set(signature, writeBstrHead(frame, end, signature.length));
   return frame.slice(from, end + SIGN1_TAIL_ROOM);
 }
 

@@ -27,6 +27,8 @@ let half = 2048;
 let buf = new Uint8Array(2 * half);
 let view = new DataView(buf.buffer);
 let pos = 0;
+/** The previous core's body (its bytes after the map head) is buf[half, half + prevLen); none when prevLen is -1. */
+let prevLen = -1;
 
 function ensure(n: number): void {
   if (pos + n <= half) return;
@@ -211,14 +213,15 @@ export function writeReceiptCoreAt(core: ReceiptCore, headroom: number, tailroom
 // A point seals the same issuer, subject, steward, resource, action, … decision after decision. Each field whose value
 // equals the previous core's (===: text and integers by value) has the same canonical bytes, so runs of such fields
 // are copied from the previous core's encoding in one block. Arrays (chain_ids) are never reused: they could have been
-// changed in place since. Anything else takes the field-by-field path below, so the bytes are the same either way.
+// changed in place since; nor is payload_hash, which is written afresh like every call's own arguments. Anything else takes the field-by-field path below, so the bytes are the same either way.
 
-/** The previous core's body (its bytes after the map head) is buf[half, half + prevLen); none when prevLen is -1. */
-let prevLen = -1;
 /** Field i of the previous body spans buf[half + prevAt[i], half + prevAt[i + 1]) (absent fields span nothing). */
 let prevAt = new Int32Array(NAMES.length + 1);
 let nextAt = new Int32Array(NAMES.length + 1);
-/** The previous core's values per field, and the current one's as it is written; NOT_REUSED for an array. */
+/**
+ * The previous core's values per field, and the current one's as it is written; NOT_REUSED for an array and for a
+ * field never taken from an earlier core (payload_hash: see UNCACHED below).
+ */
 let prevVal: unknown[] = NAMES.map(() => undefined);
 let nextVal: unknown[] = NAMES.map(() => undefined);
 const NOT_REUSED = Symbol('not reused');
@@ -241,7 +244,7 @@ function put(i: number, v: unknown): number {
   }
   if (runFrom >= 0) flush();
   nextAt[i] = pos - body;
-  nextVal[i] = typeof v === 'object' ? NOT_REUSED : v;
+  nextVal[i] = typeof v === 'object' || !REUSABLE[i] ? NOT_REUSED : v;
   return field(i, v);
 }
 
@@ -268,7 +271,6 @@ function remember(): void {
   nextVal = val;
 }
 
-
 // The order the unrolled reads above follow; a mismatch with the computed canonical ORDER is a programming error.
 const UNROLLED: readonly Field[] = [
   'trust', 'action', 'issuer', 'cost_uj', 'steward', 'subject', 'verdict', 'grant_id', 'resource', 'budget_uj', 'chain_ids',
@@ -282,6 +284,8 @@ if (UNROLLED.join() !== NAMES.join()) throw new Error(`encode-core: unrolled fie
 const PAIR_CACHE_MAX = 1024;
 const UNCACHED: ReadonlySet<Field> = new Set<Field>(['payload_hash']);
 const pairs: ReadonlyArray<Map<string, Uint8Array> | undefined> = NAMES.map((name) => (UNCACHED.has(name) ? undefined : new Map()));
+/** Per field: may its bytes be taken from the previous core (put)? Not for UNCACHED fields, for the same reason. */
+const REUSABLE: readonly boolean[] = NAMES.map((name) => !UNCACHED.has(name));
 
 /** Copies `b` in at `pos`. */
 function copy(b: Uint8Array): void {
