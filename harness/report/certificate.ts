@@ -11,6 +11,8 @@ import {
   stewardKid,
   verifySign1,
   defaultEd25519,
+  deriveSeed,
+  keyPairFromSeed,
   type CborInput,
   type CborMap,
   type KeyPair,
@@ -29,7 +31,10 @@ export interface CertificatePayload {
   readonly seed: number;
   /** Sequences per differential property (issue 9): with the seed, what re-runs the certification exactly. */
   readonly property_runs?: number;
+  /** Per tested class: its verdict on the spec grade (harness/PROTOCOL.md "Grades"). */
   readonly verdicts: Readonly<Record<string, string>>;
+  /** Per tested class: its byte-contract differences (0: as the published vectors); never a spec verdict. */
+  readonly byte_contract?: Readonly<Record<string, number>>;
   readonly counts: Readonly<Record<string, number>>;
   readonly unexpected: number;
   readonly issued_s: number;
@@ -53,12 +58,21 @@ export function certificatePayload(h: Header, f: Footer, rows: readonly ClassRow
     seed: h.seed,
     ...(h.property_runs !== undefined ? { property_runs: h.property_runs } : {}),
     verdicts: Object.fromEntries(rows.filter((r) => r.verdict !== 'NOT TESTED').map((r) => [r.class, r.verdict])),
+    byte_contract: Object.fromEntries(rows.filter((r) => r.verdict !== 'NOT TESTED').map((r) => [r.class, r.contract_differences])),
     counts: f.counts,
     unexpected: f.unexpected,
     issued_s,
     signer,
     ...(transcriptRoot !== undefined ? { transcript_root: transcriptRoot } : {}), // transcripts (issue 9 item 5): omitted, never null
   };
+}
+
+/** The label the development certifying key's seed is derived from: public, so anyone can sign with that key. */
+export const DEVELOPMENT_KEY_LABEL = 'jcp-conformance development certifying key';
+
+/** The published development certifying key: signs when no key of one's own is set (JCP_CERT_SEED_HEX); proves nothing of who certified. */
+export function developmentKey(): KeyPair {
+  return keyPairFromSeed(deriveSeed(DEVELOPMENT_KEY_LABEL));
 }
 
 /** Seals a payload with the certifying key. */

@@ -25,13 +25,38 @@ export const PASSING = new Set(['passed']);
 /** Outcomes that are not failures of the implementation but are not passes either. */
 export const NEUTRAL = new Set(['not claimed']);
 
-/** Reads and checks an expectation file. */
+/** Why an expectation file was refused; the message names the file. */
+export class ExpectationFileError extends Error {
+  override readonly name = 'ExpectationFileError';
+  constructor(
+    /** unreadable: no such file or no permission; not-json: not JSON; bad-shape: JSON, but not an expectation file. */
+    readonly code: 'unreadable' | 'not-json' | 'bad-shape',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Reads and checks an expectation file; throws ExpectationFileError. */
 export function readExpectations(path: string): ExpectationFile {
-  const data = JSON.parse(readFileSync(path, 'utf8')) as ExpectationFile;
-  if (!data || !Array.isArray(data.expectations)) throw new Error(`${path}: expected {"expectations": [...]}`);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ExpectationFileError('unreadable', `${path}: cannot read the expectation file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  let data: ExpectationFile;
+  try {
+    data = JSON.parse(text) as ExpectationFile;
+  } catch (e) {
+    throw new ExpectationFileError('not-json', `${path}: the expectation file is not JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  if (!data || typeof data !== 'object' || !Array.isArray(data.expectations)) throw new ExpectationFileError('bad-shape', `${path}: expected {"expectations": [...]}`);
   for (const [i, e] of data.expectations.entries()) {
-    if (typeof e.test !== 'string' || e.test.length === 0) throw new Error(`${path}: expectations[${i}].test must be a test id or glob`);
-    if (typeof e.reason !== 'string' || e.reason.trim().length === 0) throw new Error(`${path}: expectations[${i}] (${e.test}) needs a reason`);
+    if (!e || typeof e !== 'object') throw new ExpectationFileError('bad-shape', `${path}: expectations[${i}] must be an object {"test", "reason", "outcome"?}`);
+    if (typeof e.test !== 'string' || e.test.length === 0) throw new ExpectationFileError('bad-shape', `${path}: expectations[${i}].test must be a test id or glob`);
+    if (typeof e.reason !== 'string' || e.reason.trim().length === 0) throw new ExpectationFileError('bad-shape', `${path}: expectations[${i}] (${e.test}) needs a reason`);
+    if (e.outcome !== undefined && typeof e.outcome !== 'string') throw new ExpectationFileError('bad-shape', `${path}: expectations[${i}] (${e.test}): outcome must be a string`);
   }
   return data;
 }

@@ -1,7 +1,8 @@
-// Re-verifiable transcripts (issue 9 item 5): certify's side. Before the run, a clean streams folder for the workers
-// (JCP_TRANSCRIPT); after it, the streams folded into one transcript file whose root the certificate binds.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Re-verifiable transcripts, certify's side. Before the run, a new or empty folder with a streams folder for the
+// workers (JCP_TRANSCRIPT); after it, the streams folded into one transcript file whose root the certificate binds.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { checkFolderPath, CliError } from '../commands/errors.ts';
 import type { Judged } from '../report/expectations.ts';
 import type { Header } from '../report/record.ts';
 import { encodeHeader, frame, readChain, rootOf, TRANSCRIPT_FORMAT, type StreamRef, type TranscriptHeader } from './format.ts';
@@ -10,9 +11,22 @@ import { streamsFolder } from './recorder.ts';
 /** The transcript file's name in the transcript folder. */
 export const TRANSCRIPT_FILE = 'transcript.jcpt';
 
-/** Empties (creating) the streams folder of `dir`, so no earlier run's stream is folded in; returns `dir`. */
+/**
+ * Refuses a transcript folder that cannot be used: one under a regular file, or one that already exists and holds
+ * anything (an earlier run's streams would be folded into this run's, and the suite deletes nothing it did not
+ * create). Creates nothing.
+ */
+export function checkTranscriptFolder(dir: string): void {
+  checkFolderPath(dir, 'the transcript folder');
+  if (!existsSync(dir)) return;
+  if (readdirSync(dir).length > 0) {
+    throw new CliError('transcript-folder-in-use', `the transcript folder ${dir} already exists and is not empty: remove it, or name a new one with --transcript <dir>`);
+  }
+}
+
+/** Creates the transcript folder `dir` (new or empty: checkTranscriptFolder) and its streams folder; returns `dir`. */
 export function prepareTranscriptFolder(dir: string): string {
-  rmSync(streamsFolder(dir), { recursive: true, force: true });
+  checkTranscriptFolder(dir);
   mkdirSync(streamsFolder(dir), { recursive: true });
   return dir;
 }
@@ -83,13 +97,13 @@ export function foldTranscript(dir: string, run: Header, judged: readonly Judged
   return { path, root: rootOf(hb), streams: refs.length, entries: refs.reduce((n, s) => n + s.entries, 0), torn };
 }
 
-
 /**
- * The transcript folder `certify --transcript [dir]` names, or undefined without the flag. The CLI's parser reads a
- * flag without `=` as a bare switch, so `--transcript <dir>` leaves the folder as certify's first positional argument
- * (certify takes no other); `--transcript=<dir>` works too. Default: `<report>/transcript`.
+ * The transcript folder `certify --transcript [<dir>]` names (checked: checkTranscriptFolder), or undefined without
+ * the flag. Default: `<report>/transcript`.
  */
-export function transcriptFolderOf(flag: string | true | undefined, positional: readonly string[], reportDir: string): string | undefined {
-  if (flag === undefined) return undefined;
-  return resolve(typeof flag === 'string' ? flag : (positional[0] ?? join(reportDir, 'transcript')));
+export function transcriptFolderOf(given: boolean, value: string | undefined, reportDir: string): string | undefined {
+  if (!given) return undefined;
+  const dir = resolve(value ?? join(reportDir, 'transcript'));
+  checkTranscriptFolder(dir);
+  return dir;
 }

@@ -1,0 +1,322 @@
+// `jcp-conformance certify`: runs the conformance tests against an implementation (in-process, a testee, or a live
+// jcp/1 endpoint), judges them against the adopter's expectations, writes the record and reports, and signs a
+// certificate — only for a run that completed and ran tests of every class it was asked for.
+import { spawnSync } from 'node:child_process';
+import { claimsByteContract } from '../clause.ts';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TesteeFailure, type TesteeInfo, type Transport } from '../implementation.ts';
+import { inProcessTransport } from '../drivers/in-process.ts';
+import { testeeTransport } from '../drivers/testee.ts';
+import { parseWireEndpoint, wireTransport } from '../drivers/wire.ts';
+import { PROTOCOL_VERSION } from '../protocol/schema.ts';
+import { expectationsFor, ExpectationFileError, judge, readExpectations, type ExpectationFile } from '../report/expectations.ts';
+import { readTestRecord, runCompleted } from '../report/record-reporter.ts';
+import { classRows, junitXml, markdownSummary, terminalTable, writeAllure, type Footer, type Header } from '../report/record.ts';
+import { certificatePayload, developmentKey, sealCertificate } from '../report/certificate.ts';
+import { blake3, keyPairFromSeed, toHex, type KeyPair } from '../oracle.ts';
+import { DEEP_RUNS, DEFAULT_RUNS } from '../property/differential.ts';
+import { foldTranscript, prepareTranscriptFolder, transcriptFolderOf } from '../transcript/certify.ts';
+import { parseClassList } from './classes.ts';
+import { checkFolderPath, CliError, fsCode } from './errors.ts';
+import { has, str, type Parsed } from './options.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+
+/** The file certify signs, in the report folder. */
+export const CERTIFICATE_FILE = 'certificate.cose';
+
+/** vitest's command-line entry, found by module resolution (so a hoisted node_modules works too). */
+function vitestBin(): string {
+  const req = createRequire(import.meta.url);
+  const pkgPath = req.resolve('vitest/package.json');
+  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { bin?: string | Record<string, string> };
+  const bin = typeof pkg.bin === 'string' ? pkg.bin : (pkg.bin?.['vitest'] ?? 'vitest.mjs');
+  return join(dirname(pkgPath), bin);
+}
+
+function digestFile(path: string): string {
+  return toHex(blake3(readFileSync(path)));
+}
+
+/** The handshake's answer, or the failure that prevented one. */
+async function handshake(t: Transport): Promise<TesteeInfo | TesteeFailure> {
+  try {
+    return await t.hello();
+  } catch (e) {
+    if (e instanceof TesteeFailure) return e;
+    throw e;
+  }
+}
+
+/**
+ * The wire driver's environment for `certify --endpoint`: what the harness is told of the endpoint, since jcp §11 has
+ * no handshake — the steward sealing its receipts (required), its freshness window and declared cap, an issuer it
+ * honours, the classes claimed, a run label keeping this run's grants apart from an earlier run's spend, and a command
+ * that restarts it (without one the restart test reads unimplemented, which fails a C8 claim: say so in --expectations).
+ */
+function endpointSettings(a: Parsed, endpoint: string, testee: string | undefined): NodeJS.ProcessEnv {
+  if (testee) throw new CliError('conflicting-options', '--endpoint and --testee each name the implementation under test: give one');
+  try {
+    parseWireEndpoint(endpoint);
+  } catch (e) {
+    throw new CliError('bad-value', `--endpoint: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const steward = str(a, 'endpoint-steward');
+  if (!steward) throw new CliError('missing-argument', "--endpoint needs --endpoint-steward <did:key>: the key that seals the endpoint's receipts, which every receipt is verified against");
+  const seedHex = str(a, 'endpoint-issuer-seed');
+  if (seedHex !== undefined && !/^[0-9a-f]{64}$/.test(seedHex)) throw new CliError('bad-value', '--endpoint-issuer-seed must be 64 lowercase hex digits (a 32-byte seed)');
+  const claims = str(a, 'endpoint-claims');
+  if (claims !== undefined) parseClassList(claims, '--endpoint-claims');
+  const env: NodeJS.ProcessEnv = { JCP_ENDPOINT: endpoint, JCP_ENDPOINT_STEWARD: steward };
+  const opt: Record<string, string | undefined> = {
+    JCP_ENDPOINT_WINDOW_S: str(a, 'endpoint-window'),
+    JCP_ENDPOINT_CAP_BYTES: str(a, 'endpoint-cap'),
+    JCP_ENDPOINT_ISSUER_SEED: seedHex,
+    JCP_ENDPOINT_CLAIMS: claims,
+    JCP_ENDPOINT_RUN: str(a, 'endpoint-run'),
+    JCP_ENDPOINT_RESTART: str(a, 'endpoint-restart'),
+  };
+  for (const [k, v] of Object.entries(opt)) if (v !== undefined) env[k] = v;
+  // the handshake (wireTransport) runs in this process and reads the claims from here too
+  if (opt['JCP_ENDPOINT_CLAIMS'] !== undefined) process.env['JCP_ENDPOINT_CLAIMS'] = opt['JCP_ENDPOINT_CLAIMS'];
+  return env;
+}
+
+/** The certifying key: JCP_CERT_SEED_HEX's seed, else the published development key. */
+function certifyingKey(): { key: KeyPair; development: boolean } {
+  const hex = process.env['JCP_CERT_SEED_HEX'];
+  if (!hex) return { key: developmentKey(), development: true };
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new CliError('bad-value', 'JCP_CERT_SEED_HEX must be 64 hex digits (the 32-byte seed of the certifying key)');
+  return { key: keyPairFromSeed(Uint8Array.from(Buffer.from(hex, 'hex'))), development: false };
+}
+
+/** The expectation file, read and checked before anything runs (its errors name the file). */
+function expectationsOf(expPath: string | undefined, updating: boolean): ExpectationFile | undefined {
+  if (expPath === undefined) return undefined;
+  if (!existsSync(expPath)) {
+    if (!updating) throw new CliError('unreadable-file', `expectation file ${expPath}: no such file`);
+    checkFolderPath(dirname(resolve(expPath)), 'the folder of the expectation file');
+    return undefined;
+  }
+  try {
+    return readExpectations(expPath);
+  } catch (e) {
+    if (e instanceof ExpectationFileError) throw new CliError(e.code === 'unreadable' ? 'unreadable-file' : 'bad-file', e.message);
+    throw e;
+  }
+}
+
+/** Creates the report folder, or says in one line why it cannot. */
+function makeFolder(dir: string, what: string): void {
+  checkFolderPath(dir, what);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    throw new CliError('bad-report-path', `${what} ${dir}: cannot create it (${fsCode(e) ?? String(e)})`);
+  }
+}
+
+/**
+ * Removes `<report>/certificate.cose` left by an earlier run into the same folder, so a run that issues none leaves
+ * none behind; returns whether there was one. Nothing else is touched.
+ */
+function removeStaleCertificate(reportDir: string): boolean {
+  const path = join(reportDir, CERTIFICATE_FILE);
+  if (!existsSync(path) || !statSync(path).isFile()) return false;
+  rmSync(path);
+  return true;
+}
+
+/** Says that no certificate was issued, and why; removes a stale one. */
+function noCertificate(reportDir: string, reasons: readonly string[]): void {
+  console.log(`✗ no certificate: ${reasons.join('; ')}`);
+  if (removeStaleCertificate(reportDir)) console.log(`  removed ${join(reportDir, CERTIFICATE_FILE)}, left by an earlier run into this folder`);
+}
+
+export async function certify(a: Parsed): Promise<number> {
+  // everything the command line names is checked before anything runs or is written
+  const testee = str(a, 'testee');
+  const endpoint = str(a, 'endpoint');
+  const endpointEnv = endpoint ? endpointSettings(a, endpoint, testee) : {};
+  const seed = str(a, 'seed') !== undefined ? Number(str(a, 'seed')) : 0x4a4350;
+  const timeout = str(a, 'timeout');
+  const reportDir = resolve(str(a, 'report') ?? join(ROOT, 'reports', 'certify'));
+  checkFolderPath(reportDir, 'the report folder');
+  // the differential properties (harness/property/): sequences per property, recorded in the header and certificate
+  const propertyRunsFlag = str(a, 'property-runs');
+  if (propertyRunsFlag !== undefined && has(a, 'deep')) throw new CliError('conflicting-options', '--property-runs and --deep both set the number of sequences: give one');
+  const property_runs = propertyRunsFlag !== undefined ? Number(propertyRunsFlag) : has(a, 'deep') ? DEEP_RUNS : DEFAULT_RUNS;
+  const casesDir = join(reportDir, 'cases');
+  const classesFlag = str(a, 'classes');
+  const classes = classesFlag !== undefined ? parseClassList(classesFlag) : undefined;
+  const expPath = str(a, 'expectations');
+  const updating = has(a, 'update-expectations');
+  const expectations = expectationsOf(expPath, updating);
+  const transcriptDir = transcriptFolderOf(has(a, 'transcript'), str(a, 'transcript'), reportDir);
+  const { key: certKey, development } = certifyingKey();
+
+  const transport = endpoint ? wireTransport(endpoint) : testee ? testeeTransport(testee, timeout ? { timeoutMs: Number(timeout) } : {}) : inProcessTransport();
+  const hello = await handshake(transport);
+  await transport.close();
+  const driver = endpoint ? `jcp/1 endpoint: ${endpoint}` : testee ? `testee: ${testee}` : 'in-process reference';
+  const notRun = (what: string, line: object, summary: string): number => {
+    // no tests: still a complete record of what happened, and a clear exit
+    makeFolder(reportDir, 'the report folder');
+    const failed: Header = {
+      type: 'header',
+      suite: { name: PKG.name, version: PKG.version },
+      protocol: PROTOCOL_VERSION,
+      testee: { name: '(no handshake)', version: '', protocol: '', claims: [], features: [], driver },
+      digests: {},
+      vector_packs: [],
+      seed,
+      classes_requested: classes ?? 'all',
+      started_at: new Date().toISOString(),
+    };
+    const footer: Footer = { type: 'footer', counts: {}, unexpected: 1, expectation_problems: { unmatched: [], tooBroad: [] }, finished_at: new Date().toISOString(), complete: false };
+    writeFileSync(join(reportDir, 'record.jsonl'), [failed, line, { type: 'no-certificate', reasons: [what] }, footer].map((x) => JSON.stringify(x)).join('\n') + '\n');
+    writeFileSync(join(reportDir, 'summary.md'), `${summary}\nNo test was run and no certificate was issued.\n`);
+    noCertificate(reportDir, [what]);
+    console.log(`no test was run; report in ${reportDir}: record.jsonl, summary.md`);
+    return 1;
+  };
+  if (hello instanceof TesteeFailure) {
+    console.log(`✗ the testee failed the handshake (${hello.kind}): ${hello.message}`);
+    if (hello.transcript?.stderr) console.log(`--- testee stderr ---\n${hello.transcript.stderr}`);
+    return notRun(
+      'the testee failed the handshake',
+      { type: 'handshake', outcome: hello.kind, error: hello.message, transcript: hello.transcript ?? {} },
+      `# JCP conformance: the testee failed the handshake\n\n${driver}: ${hello.kind} — ${hello.message}\n\n\`\`\`\n${hello.transcript?.stderr ?? ''}\n\`\`\`\n`,
+    );
+  }
+  const info = hello;
+  console.log(`jcp-conformance ${PKG.version}: certifying ${info.name} ${info.version} (${info.language ?? 'language not stated'}) over ${PROTOCOL_VERSION}, ${driver}`);
+  console.log(`claims: ${info.claims.join(' ') || '(none)'}; seed ${seed}${classes ? `; classes ${classes.join(' ')}` : ''}`);
+
+  makeFolder(reportDir, 'the report folder');
+  const testsPath = join(reportDir, 'tests.jsonl');
+  // a record left by an earlier run into this folder must not be read as this run's, should the runner not start
+  rmSync(testsPath, { force: true });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    JCP_RECORD: testsPath,
+    FC_SEED: String(seed),
+    ...(testee ? { JCP_TESTEE: testee } : {}),
+    ...(timeout ? { JCP_TESTEE_TIMEOUT_MS: timeout } : {}),
+    ...(classes ? { JCP_CLASSES: classes.join(',') } : {}),
+    ...endpointEnv,
+    JCP_PROPERTY_RUNS: String(property_runs),
+    JCP_CASES_DIR: casesDir,
+  };
+  delete env['CI_NO_PROGRESS'];
+  // re-verifiable transcripts: every worker's client writes its stream under the folder
+  if (transcriptDir) env['JCP_TRANSCRIPT'] = prepareTranscriptFolder(transcriptDir);
+  const started_at = new Date().toISOString();
+  let bin: string;
+  try {
+    bin = vitestBin();
+  } catch (e) {
+    console.log(`✗ could not find vitest: ${e instanceof Error ? e.message : String(e)}`);
+    return notRun('the test runner (vitest) could not be found', { type: 'runner', error: String(e) }, '# JCP conformance: the test runner could not be found\n');
+  }
+  const run = spawnSync(
+    process.execPath,
+    // an endpoint shows only what the wire carries: its run is the wire tests, and every other class reads not tested
+    [bin, 'run', ...(endpoint ? ['harness/conformance/wire.test.ts'] : ['harness/conformance', 'harness/external']), '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`],
+    { cwd: ROOT, stdio: 'inherit', env },
+  );
+  if (run.error) {
+    console.log(`✗ could not start vitest: ${run.error.message}`);
+    return notRun('the test runner (vitest) failed to start', { type: 'runner', error: run.error.message }, `# JCP conformance: the test runner failed to start\n\n${run.error.message}\n`);
+  }
+
+  // tests of no selected class never ran (clauseIt skips them as 'not selected' and the reporter leaves them out)
+  const { tests: selected, end } = readTestRecord(testsPath);
+  if (updating) {
+    const out = expPath ?? join(reportDir, 'expectations.json');
+    writeFileSync(out, JSON.stringify(expectationsFor(selected, expectations, { byteContract: claimsByteContract(info) }), null, 2) + '\n');
+    console.log(`wrote ${out}: review it, give every entry a real reason, and commit it`);
+  }
+  // graded as harness/PROTOCOL.md "Grades" says: byte-contract results count only against a testee claiming the byte contract
+  const { judged, problems } = judge(selected, updating ? undefined : expectations, { byteContract: claimsByteContract(info) });
+
+  const digests: Record<string, string> = {};
+  for (const f of readdirSync(join(ROOT, 'spec-map', 'clauses')).sort()) digests[`spec-map/clauses/${f}`] = digestFile(join(ROOT, 'spec-map', 'clauses', f));
+  if (expPath && existsSync(expPath)) digests['expectations'] = digestFile(expPath);
+  const header: Header = {
+    type: 'header',
+    suite: { name: PKG.name, version: PKG.version },
+    protocol: PROTOCOL_VERSION,
+    testee: { ...info, driver },
+    digests,
+    vector_packs: [],
+    seed,
+    property_runs,
+    classes_requested: classes ?? 'all',
+    started_at,
+  };
+  const counts: Record<string, number> = {};
+  for (const t of judged) counts[t.outcome] = (counts[t.outcome] ?? 0) + 1;
+  const unexpected = judged.filter((t) => t.unexpected).length + problems.unmatched.length + problems.tooBroad.length;
+  // complete: vitest reached its end, with no error outside a test and no test file that failed to load
+  const complete = runCompleted(selected, end);
+  if (end && end.broken_files.length) console.log(`✗ test files that failed to load: ${end.broken_files.join(', ')}`);
+  if (end && end.unhandled) console.log(`✗ ${end.unhandled} error(s) outside any test: see the output above`);
+  // a certificate claims only what ran: none for a run that did not complete, ran nothing, or left a requested class untested
+  const withoutTests = (classes ?? []).filter((c) => !judged.some((t) => t.classes.includes(c)));
+  const reasons = [
+    ...(judged.length === 0 ? ['no test ran'] : []),
+    ...(judged.length > 0 && !complete ? ['the run did not complete'] : []),
+    ...(judged.length > 0 && withoutTests.length ? [`no test ran for the requested class(es) ${withoutTests.join(', ')}`] : []),
+  ];
+  const footer: Footer = { type: 'footer', counts, unexpected, expectation_problems: problems, finished_at: new Date().toISOString(), complete };
+  const recordPath = join(reportDir, 'record.jsonl');
+  writeFileSync(
+    recordPath,
+    [header, ...judged.map(({ unexpected: _u, ...t }) => ({ ...t, unexpected: _u ? 1 : 0 })), ...(reasons.length ? [{ type: 'no-certificate', reasons }] : []), footer].map((x) => JSON.stringify(x)).join('\n') + '\n',
+  );
+
+  const rows = classRows(judged, info.claims, classes);
+  writeFileSync(join(reportDir, 'junit.xml'), junitXml(judged));
+  writeFileSync(join(reportDir, 'summary.md'), markdownSummary(header, footer, rows, judged) + (reasons.length ? `\n**No certificate was issued:** ${reasons.join('; ')}.\n` : ''));
+  writeAllure(join(reportDir, 'allure-results'), judged, (id) => {
+    const h = createHash('sha256').update(id).digest('hex');
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+  });
+  const issued = str(a, 'now') !== undefined ? Number(str(a, 'now')) : Math.floor(Date.now() / 1000);
+  // re-verifiable transcripts: the streams folded into one file, its root bound below
+  const transcript = transcriptDir ? foldTranscript(transcriptDir, header, judged) : undefined;
+  if (transcript) console.log(`transcript: ${transcript.path} (${transcript.streams} stream(s), ${transcript.entries} exchange(s)${transcript.torn.length ? `; torn tails dropped in ${transcript.torn.join(', ')}` : ''}), root ${transcript.root}`);
+  if (!reasons.length) {
+    const cert = sealCertificate(certificatePayload(header, footer, rows, digestFile(recordPath), certKey.did, issued, transcript?.root), certKey);
+    writeFileSync(join(reportDir, CERTIFICATE_FILE), cert);
+  }
+
+  console.log(`\n${terminalTable(rows)}\n`);
+  const bad = judged.filter((t) => t.unexpected);
+  for (const t of bad) {
+    console.log(`✗ ${t.id}\n    ${t.outcome}${t.expected ? ` (expected ${t.expected})` : ''}: ${(t.error ?? '').split('\n')[0]}`);
+    if (t.transcript?.['request']) console.log(`    request  ${t.transcript['request'].slice(0, 200)}`);
+    if (t.transcript?.['response']) console.log(`    response ${t.transcript['response'].slice(0, 200)}`);
+    console.log(`    replay: jcp-conformance certify${testee ? ` --testee '${testee}'` : ''}${endpoint ? ` --endpoint ${endpoint}` : ''} --seed ${seed}   (or FC_SEED=${seed} npx vitest run ${t.file} -t '${t.title.replace(/'/g, "'\\''")}')`);
+  }
+  // the differential properties: the shrunk cases this run wrote
+  const cases = existsSync(casesDir) ? readdirSync(casesDir).filter((f) => f.endsWith('.json')) : [];
+  if (cases.length) console.log(`\n${cases.length} case(s) found by the differential properties (seed ${seed}, ${property_runs} sequences each), in ${casesDir}:\n${cases.map((f) => `  jcp-conformance replay ${join(casesDir, f)}`).join('\n')}`);
+  for (const u of problems.unmatched) console.log(`✗ expectation entry ${u} matches no test: remove it`);
+  for (const b of problems.tooBroad) console.log(`✗ expectation glob ${b.test} matches ${b.matches} tests: narrow it`);
+  if (!complete) console.log('✗ the run did not complete: see the test output above');
+  console.log(`\n${judged.length} tests: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}; ${unexpected} unexpected`);
+  if (reasons.length) {
+    noCertificate(reportDir, reasons);
+    console.log(`reports in ${reportDir}: record.jsonl, junit.xml, summary.md, allure-results/ (no certificate)`);
+    return 1;
+  }
+  console.log(`reports in ${reportDir}: record.jsonl, junit.xml, summary.md, allure-results/, ${CERTIFICATE_FILE} (signed by ${certKey.did}${development ? ', the development key: set JCP_CERT_SEED_HEX to certify with your own' : ''})`);
+  return unexpected === 0 && complete ? 0 : 1;
+}

@@ -1,0 +1,15 @@
+// Input files the command line names: each checked to be a readable regular file before a verb runs, so a missing
+// or unreadable one is one line naming it (CliError, exit 2), never a stack trace.
+import { closeSync, openSync, statSync } from 'node:fs';
+import { CliError, unreadable } from './errors.ts';
+
+/** Throws a CliError unless `path` is a regular file that can be opened for reading. */
+export function readableFile(path: string): void {
+  try {
+    if (!statSync(path).isFile()) throw new CliError('unreadable-file', `${path}: not a regular file`);
+    closeSync(openSync(path, 'r'));
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw unreadable(path, e);
+  }
+}
