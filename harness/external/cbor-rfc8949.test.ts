@@ -1,4 +1,4 @@
-// RFC 8949 Appendix A, replayed in place from shared/external-vectors/cbor/ against jcp §3 det-CBOR and the §11 refusals,
+// RFC 8949 Appendix A, replayed from vectors/external/cbor/ against jcp §3 det-CBOR and the §11 refusals,
 // through the implementation's strict decoder (cbor.check): each canonical item comes back byte for byte, each item a
 // signed core must refuse and each non-canonical item is refused with its code. The reference (the suite's oracle) is
 // also checked to read each canonical item to the value the file writes, and to write that value back to the bytes:

@@ -1,7 +1,7 @@
 // Replays transparency-dev/merkle's RFC 6962 test data (SHA-256, 0x00 leaf and 0x01 node prefixes) through the SAME
 // tree and proof code the JouleClaw log (jouleclaw §22.1) runs over BLAKE3: impl/jouleclaw/tlog-merkle.ts with its hash
 // swapped for SHA-256. Every happy-path proof verifies and is the proof the tree itself makes; every corrupted one is
-// refused with the proof's own code. Read in place from ../shared/external-vectors/merkle/ (never copied).
+// refused with the proof's own code. Read from vectors/external/merkle/.
 //
 // These check the reference's code directly (the testee protocol's tlog ops are BLAKE3 only, as §22.1 requires), and
 // §22.1 carries no MUST clause in the spec map, so they are plain tests rather than clause tests.
