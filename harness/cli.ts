@@ -4,9 +4,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Implementation } from './implementation.ts';
-import { testeeTransport } from './drivers/testee.ts';
-import { validateTestee } from './validate.ts';
 import { CliError } from './commands/errors.ts';
 import { flagMap, nearest, overallHelp, parseVerb, str, verbHelp, VERBS, type Parsed } from './commands/options.ts';
 
@@ -27,6 +24,7 @@ async function run(a: Parsed, argv: readonly string[]): Promise<number> {
       const testee = str(a, 'testee');
       if (!testee) throw new CliError('missing-argument', "validate needs --testee '<command>'");
       const timeout = str(a, 'timeout');
+      const [{ Implementation }, { testeeTransport }, { validateTestee }] = await Promise.all([import('./implementation.ts'), import('./drivers/testee.ts'), import('./validate.ts')]);
       return validateTestee(new Implementation(testeeTransport(testee, timeout ? { timeoutMs: Number(timeout) } : {})));
     }
     case 'interop':

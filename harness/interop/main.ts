@@ -1,11 +1,10 @@
-// `jcp-conformance interop` (issue 9 item 4): objects made by one implementation — grants, chains, revocations,
-// receipts — verified and decided by every other, a producer × consumer matrix per class, judged against the
-// in-process reference (harness/interop/run.ts says how). Usage:
-//   interop --testee '<command>' [--testee '<command>' …] [--reference] [--classes C1,C3] [--report <dir>] [--timeout <ms>]
-// `--testee reference` (or `--reference`) names the in-process reference; participants keep the order given; one
-// is enough (it then produces for and consumes from itself). One testee process per participant serves every case.
-// Writes <report>/interop.json and <report>/interop.md (default reports/interop); exit 0 when every cell agrees,
-// 1 when any differs, 2 on a usage error.
+// `jcp-conformance interop`: objects made by one implementation (grants, chains, revocations, receipts) verified
+// and decided by every other, a producer × consumer matrix per class, judged against the in-process reference
+// (harness/interop/run.ts says how). Its options are interop's table in harness/commands/options.ts (`--testee`
+// repeats; `--testee reference` or `--reference` names the in-process reference; participants keep the order given;
+// one is enough: it then produces for and consumes from itself). One testee process per participant serves every
+// case. Writes <report>/interop.json and <report>/interop.md (default reports/interop); exit 0 when every cell
+// agrees, 1 when any differs, 2 on a usage error.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +14,9 @@ import { testeeTransport } from '../drivers/testee.ts';
 import { markdownReport, terminalReport } from './report.ts';
 import { runInterop, type ClassMatrix, type InteropReport, type Participant } from './run.ts';
 import { SCENARIOS } from './scenarios.ts';
+import { parseClassList } from '../commands/classes.ts';
+import { checkFolderPath, CliError, type CliErrorCode } from '../commands/errors.ts';
+import { parseVerb, str, verbHelp } from '../commands/options.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -28,51 +30,38 @@ export interface InteropArgs {
 }
 
 /** A usage error of `interop`. */
-export class InteropUsageError extends Error {
+export class InteropUsageError extends CliError {
   override readonly name = 'InteropUsageError';
+  constructor(code: CliErrorCode, message: string) {
+    super(code, message);
+  }
 }
 
-/** Reads `interop`'s arguments (repeated --testee kept in order). */
+/** Reads `interop`'s arguments against its table (repeated --testee and --reference kept in order). */
 export function parseInteropArgs(argv: readonly string[]): InteropArgs {
-  const participants: string[] = [];
-  let classes: string[] | undefined;
-  let reportDir = join(ROOT, 'reports', 'interop');
-  let timeoutMs: number | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === '') throw new InteropUsageError(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case '--testee':
-        participants.push(value());
-        break;
-      case '--reference':
-        participants.push('reference');
-        break;
-      case '--classes':
-        classes = value()
-          .split(',')
-          .map((c) => (c.includes(':') ? c : `jcp:${c}`));
-        break;
-      case '--report':
-        reportDir = resolve(value());
-        break;
-      case '--timeout': {
-        timeoutMs = Number(value());
-        if (!(timeoutMs > 0)) throw new InteropUsageError('--timeout must be a positive number of milliseconds');
-        break;
-      }
-      default:
-        throw new InteropUsageError(`unknown argument ${argv[i]}`);
-    }
+  let p;
+  try {
+    p = parseVerb('interop', argv);
+  } catch (e) {
+    if (e instanceof CliError) throw new InteropUsageError(e.code, e.message);
+    throw e;
   }
-  if (participants.length === 0) throw new InteropUsageError("interop needs at least one --testee '<command>' (or --reference)");
+  if (p.help) throw new InteropUsageError('missing-argument', 'interop --help prints the help (interopCommand), it names no run');
+  const participants = p.given.flatMap((g) => (g.name === 'testee' ? [g.value!] : g.name === 'reference' ? ['reference'] : []));
+  if (participants.length === 0) throw new InteropUsageError('missing-argument', "interop needs at least one --testee '<command>' (or --reference)");
+  const classesFlag = str(p, 'classes');
+  let classes: string[] | undefined;
+  try {
+    classes = classesFlag !== undefined ? parseClassList(classesFlag) : undefined;
+  } catch (e) {
+    if (e instanceof CliError) throw new InteropUsageError(e.code, e.message);
+    throw e;
+  }
   const known = SCENARIOS.map((s) => s.cls);
-  for (const c of classes ?? []) if (!known.includes(c)) throw new InteropUsageError(`no interop scenario for ${c} (there are: ${known.join(', ')})`);
-  return { participants, reportDir, ...(classes ? { classes } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
+  for (const c of classes ?? []) if (!known.includes(c)) throw new InteropUsageError('unknown-class', `no interop scenario for ${c} (there are: ${known.join(', ')})`);
+  const report = str(p, 'report');
+  const timeout = str(p, 'timeout');
+  return { participants, reportDir: report !== undefined ? resolve(report) : join(ROOT, 'reports', 'interop'), ...(classes ? { classes } : {}), ...(timeout !== undefined ? { timeoutMs: Number(timeout) } : {}) };
 }
 
 /** The participants of a run: labels "ref" for the in-process reference, T1, T2 … for testees in order. */
@@ -110,11 +99,16 @@ const toJson = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (ty
 export async function interopCommand(argv: readonly string[]): Promise<number> {
   let a: InteropArgs;
   try {
+    if (parseVerb('interop', argv).help) {
+      process.stdout.write(verbHelp('interop'));
+      return 0;
+    }
     a = parseInteropArgs(argv);
+    checkFolderPath(a.reportDir, 'the report folder');
   } catch (e) {
-    if (!(e instanceof InteropUsageError)) throw e;
-    process.stderr.write(`jcp-conformance interop: ${e.message}\n`);
-    return 2;
+    if (!(e instanceof CliError)) throw e;
+    process.stderr.write(`jcp-conformance: ${e.message}\n`);
+    return e.exit;
   }
   const report = await interop(a, (l) => process.stderr.write(`  ${l}\n`));
   console.log(terminalReport(report));
