@@ -1,15 +1,33 @@
 // The one helper through which every conformance test names the clause ids it checks (ARCHITECTURE.md).
 // The ids go into the test's name as ⟦id id …⟧ and its meta, so the reports, the spec map and the kill matrix read one index.
+// Each test also carries a grade (harness/PROTOCOL.md "Grades"): spec (the spec's own normative words), bytes (the byte
+// contract the suite fixes so implementations interoperate) or open (SHOULD / MAY / an open point of the spec map).
 import { it, type TestContext } from 'vitest';
 import { findClause } from '../spec-map/index.ts';
 import { resetTranscript, setCurrentTest, testeeInfo, transcript } from './driver.ts';
-import { TesteeFailure, UnimplementedError } from './implementation.ts';
-import { transcriptTestId } from './transcript/test-id.ts'; // re-verifiable transcripts (issue 9 item 5)
+import { TesteeFailure, UnimplementedError, type TesteeInfo } from './implementation.ts';
+import { classesRequiring, opOfClaimedClass, requiredByClaimed } from './protocol/claims.ts';
+import { OPEN_POINTS } from './protocol/readings.ts';
+import { transcriptTestId } from './transcript/test-id.ts';
 
 /** How a conformance test ended, as the reports grade it. */
-export type Outcome = 'passed' | 'failed' | 'unimplemented' | 'not claimed' | 'errored' | 'timeout' | 'crash' | 'expected failure';
+export type Outcome =
+  | 'passed'
+  | 'failed'
+  | 'unimplemented'
+  | 'not applicable'
+  | 'acceptable'
+  | 'not claimed'
+  | 'errored'
+  | 'timeout'
+  | 'crash'
+  | 'expected failure';
+
+/** What a result is graded on: the spec's words, the suite's byte contract, or a SHOULD / MAY / open point. */
+export type Grade = 'spec' | 'bytes' | 'open';
 
 const LEVEL_RANK: Record<string, number> = { MUST: 0, 'MUST NOT': 0, REQUIRED: 0, SHOULD: 1, 'SHOULD NOT': 1, RECOMMENDED: 1, MAY: 2, OPEN: 3 };
+const MUSTISH = new Set(['MUST', 'MUST NOT', 'REQUIRED']);
 
 /** The class ids of the clauses a test names. */
 export function classesOfClauses(ids: readonly string[]): string[] {
@@ -20,6 +38,17 @@ export function classesOfClauses(ids: readonly string[]): string[] {
 export function levelOfClauses(ids: readonly string[]): string {
   const levels = ids.map((id) => findClause(id)?.level ?? 'OPEN');
   return levels.sort((a, b) => (LEVEL_RANK[a] ?? 9) - (LEVEL_RANK[b] ?? 9))[0] ?? 'OPEN';
+}
+
+/**
+ * A test's grade: `bytes` when it is declared a byte-contract test; `open` when it names an open point or no MUST-level
+ * clause (its outcome depends on a reading the text permits, or on a SHOULD / MAY); otherwise `spec`.
+ */
+export function gradeOfClauses(ids: readonly string[], declared?: 'bytes'): Grade {
+  if (declared === 'bytes') return 'bytes';
+  const levels = ids.map((id) => findClause(id)?.level ?? 'OPEN');
+  if (levels.includes('OPEN') || !levels.some((l) => MUSTISH.has(l))) return 'open';
+  return 'spec';
 }
 
 const OPEN = '⟦';
@@ -46,24 +75,99 @@ export function clausesOf(testName: string): string[] {
   return testName.slice(i + 1, j).split(' ').filter(Boolean);
 }
 
+/** A difference from the suite's byte contract (a layout or an ERR_ code), found inside a test of another grade. */
+export class ByteContractDifference extends Error {
+  override readonly name = 'ByteContractDifference';
+}
+
+/** Ends a test that depends on an open point with "acceptable": the testee's answer is one the text permits. */
+export class AcceptableReading extends Error {
+  override readonly name = 'AcceptableReading';
+}
+
+/** The conformance test running in this worker: what the helpers below consult. */
+interface Running {
+  readonly classes: readonly string[];
+  readonly info: TesteeInfo;
+  /** Byte-contract differences noted (the testee does not claim the byte contract). */
+  readonly contract: string[];
+  /** Sub-checks left out, each with why. */
+  readonly notes: string[];
+}
+let running: Running | undefined;
+
+/** Whether the implementation under test claims the suite's byte contract (the `byte-contract` feature). */
+export function claimsByteContract(info: TesteeInfo): boolean {
+  return info.features.includes('byte-contract');
+}
+
+/**
+ * A byte-contract check inside a test of the spec grade: when `ok` is false, a testee that claims the byte contract
+ * fails the test (graded bytes); one that does not has the difference noted in its record, and the test goes on.
+ */
+export function contract(ok: boolean, what: string): void {
+  if (ok) return;
+  if (!running || claimsByteContract(running.info)) throw new ByteContractDifference(`byte contract: ${what}`);
+  running.contract.push(what);
+}
+
+/**
+ * Runs a sub-check's operation: when the testee answers `unimplemented` and no claimed class of the running test requires
+ * that operation, resolves undefined (the sub-check is left out, and the record says so); otherwise as `p`.
+ */
+export async function ifImplemented<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof UnimplementedError && running && !requiredByClaimed(e.op, running.classes, running.info.claims)) {
+      running.notes.push(`${e.op} unimplemented (no claimed class of this test requires it): its sub-check was left out`);
+      return undefined;
+    }
+    throw e;
+  }
+}
+
+/** The reading the implementation under test declared for an open point (harness/protocol/readings.ts), if any. */
+export function declaredReading(point: keyof typeof OPEN_POINTS & string): string | undefined {
+  if (!OPEN_POINTS[point]) throw new Error(`unknown open point ${point}`);
+  return running?.info.readings?.[point];
+}
+
+/** Options of a conformance test. */
+export interface ClauseTestOptions {
+  readonly timeout?: number;
+  /** `bytes`: the test checks the suite's byte contract (layouts, content ids, ERR_ codes), not the spec's words. */
+  readonly grade?: 'bytes';
+  /** Operations the test cannot do without; one of no claimed class makes the test not applicable. */
+  readonly needs?: readonly string[];
+}
+
+/** The failure a property runner (fast-check) or an assertion wrapped: the testee's own, when it is one. */
+function unwrap(thrown: unknown): unknown {
+  if (thrown instanceof Error && thrown.cause instanceof Error) {
+    const c = thrown.cause;
+    if (c instanceof UnimplementedError || c instanceof TesteeFailure || c instanceof ByteContractDifference || c instanceof AcceptableReading) return c;
+  }
+  return thrown;
+}
+
 /**
  * A conformance test naming the clauses it checks. It runs against the implementation under test (harness/driver.ts)
- * and records its outcome in the test's meta: a test none of whose classes the testee claims is skipped as
- * "not claimed"; an operation the testee answers "unimplemented" skips it as "unimplemented"; a testee that hangs,
- * dies or breaks the protocol fails it as "timeout", "crash" or "errored". None of those counts as passed.
+ * and records its outcome and grade in the test's meta: a test none of whose classes the testee claims is skipped as
+ * "not claimed"; an operation the testee answers "unimplemented" skips it as "unimplemented" when a claimed class of
+ * the test requires that operation (harness/protocol/claims.ts), else as "not applicable"; a testee that hangs, dies
+ * or breaks the protocol fails it as "timeout", "crash" or "errored". None of those counts as passed.
  */
-export function clauseIt(
-  ids: readonly string[],
-  title: string,
-  fn: (ctx: TestContext) => unknown,
-  timeout?: number,
-): void {
+export function clauseIt(ids: readonly string[], title: string, fn: (ctx: TestContext) => unknown, options?: number | ClauseTestOptions): void {
   assertKnownClauses(ids);
+  const opts: ClauseTestOptions = typeof options === 'number' ? { timeout: options } : (options ?? {});
   const classes = classesOfClauses(ids);
+  const grade = gradeOfClauses(ids, opts.grade);
   it(
     clauseTitle(ids, title),
     async (ctx) => {
       const meta = ctx.task.meta as Record<string, unknown>;
+      meta['grade'] = grade;
       // certify --classes: a test of no selected class is not part of this run
       const selected = process.env['JCP_CLASSES']?.split(',').filter(Boolean);
       if (selected && !classes.some((k) => selected.includes(k))) {
@@ -79,14 +183,39 @@ export function clauseIt(
         ctx.skip(`the implementation claims none of ${classes.join(', ')}`);
         return;
       }
+      for (const op of opts.needs ?? []) {
+        if (!opOfClaimedClass(op, info.claims)) {
+          meta['outcome'] = 'not applicable';
+          meta['reason'] = `needs ${op}, an operation of ${classesRequiring(op).join(', ')}, none of which the implementation claims`;
+          ctx.skip(meta['reason'] as string);
+          return;
+        }
+      }
+      const r: Running = { classes, info, contract: [], notes: [] };
+      running = r;
+      const keep = () => {
+        if (r.contract.length) meta['contract'] = [...r.contract];
+        if (r.notes.length) meta['notes'] = [...r.notes];
+      };
       try {
         await fn(ctx);
         meta['outcome'] = 'passed';
+        keep();
       } catch (thrown) {
-        // a property runner (fast-check) wraps what it caught: grade the testee's own failure, not the wrapper
-        const e = thrown instanceof Error && (thrown.cause instanceof UnimplementedError || thrown.cause instanceof TesteeFailure) ? thrown.cause : thrown;
+        keep();
+        const e = unwrap(thrown);
         if (e instanceof UnimplementedError) {
-          meta['outcome'] = 'unimplemented';
+          const required = requiredByClaimed(e.op, classes, info.claims);
+          meta['outcome'] = required ? 'unimplemented' : 'not applicable';
+          meta['reason'] = required
+            ? `${e.message} — required by claimed ${classesRequiring(e.op).filter((k) => classes.includes(k) && info.claims.includes(k)).join(', ')}`
+            : `${e.message} — no claimed class of this test requires ${e.op}`;
+          ctx.skip(meta['reason'] as string);
+          return;
+        }
+        if (e instanceof AcceptableReading) {
+          meta['outcome'] = 'acceptable';
+          meta['reason'] = e.message;
           ctx.skip(e.message);
           return;
         }
@@ -95,13 +224,16 @@ export function clauseIt(
           if (e.transcript) meta['transcript'] = e.transcript;
         } else {
           meta['outcome'] = 'failed';
+          if (e instanceof ByteContractDifference) meta['grade'] = 'bytes';
           // the last exchanges before the failure: the request and response bytes behind it
           const last = transcript().at(-1);
           if (last) meta['transcript'] = { op: last.op, request: last.request, response: last.response, exchanges: String(transcript().length) };
         }
         throw thrown;
+      } finally {
+        running = undefined;
       }
     },
-    timeout,
+    opts.timeout,
   );
 }

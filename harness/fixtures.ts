@@ -1,6 +1,7 @@
 // Deterministic fixtures for conformance tests: keys from labelled seeds, nonces and resources from labels, and
 // small builders over the implementation under test. Every value is the same on every machine.
 import { expect } from 'vitest';
+import { ifImplemented } from './clause.ts';
 import { implementation } from './driver.ts';
 import type { DecideFields, DecisionResult, FrameFields, MintFields, Minted, Point } from './implementation.ts';
 import { blake3, contentId, decodeCanonical, deriveSeed, grantId, keyPairFromSeed, parseSignedGrant, type KeyPair, type SignedGrant } from './oracle.ts';
@@ -82,10 +83,13 @@ export function point(trustRoots?: Record<string, string[]>) {
  */
 export async function decideChecked(p: Point, r: DecideFields): Promise<DecisionResult> {
   const ids = r.chain.map((b) => grantId(grantOf(b).grant));
-  const before = await Promise.all(ids.map((id) => p.spent(id)));
+  // each sub-check needs an operation of its own class (point.spent: C3; receipt.verify: C5): left out, and said so in
+  // the record, when the testee does not implement it and no claimed class of the running test requires it
+  const spends = () => ifImplemented(Promise.all(ids.map((id) => p.spent(id))));
+  const before = await spends();
   const d = await p.decide(r);
-  const core = await implementation().verifyReceipt(d.receipt, steward.did);
-  expect([core['verdict'], core['deny_reason']]).toEqual([d.verdict, d.deny_reason]);
-  if (d.verdict === 'deny') expect(await Promise.all(ids.map((id) => p.spent(id)))).toEqual(before);
+  const core = await ifImplemented(implementation().verifyReceipt(d.receipt, steward.did));
+  if (core) expect([core['verdict'], core['deny_reason']]).toEqual([d.verdict, d.deny_reason]);
+  if (d.verdict === 'deny' && before) expect(await spends()).toEqual(before);
   return d;
 }

@@ -4,6 +4,7 @@
 import type { CborInput, CborMap, CborValue } from '../impl/cbor/index.ts';
 import type { JcpErrorCode } from '../impl/errors.ts';
 import { OPS, PROTOCOL_VERSION, validate, validateResponse } from './protocol/schema.ts';
+import { FEATURES, OPEN_POINTS } from './protocol/readings.ts';
 
 /** What a testee says of itself at the handshake. */
 export interface TesteeInfo {
@@ -13,7 +14,10 @@ export interface TesteeInfo {
   readonly language?: string;
   /** Class ids it claims, e.g. jcp:C1. */
   readonly claims: readonly string[];
+  /** Defined values: harness/protocol/readings.ts FEATURES (`byte-contract`). */
   readonly features: readonly string[];
+  /** The reading declared for each open point it names (harness/protocol/readings.ts OPEN_POINTS). */
+  readonly readings?: Readonly<Record<string, string>>;
 }
 
 /** The testee refused an operation with a code of the suite's closed list. */
@@ -67,6 +71,18 @@ export function interpret(op: string, response: CborMap): CborMap {
   throw new TesteeError(e.get('code') as JcpErrorCode, String(e.get('message')));
 }
 
+/** What is wrong with a handshake's features and readings: each must be one this suite defines. */
+export function handshakeProblems(info: TesteeInfo): string[] {
+  const out: string[] = [];
+  for (const f of info.features) if (!FEATURES[f]) out.push(`$.ok.features: unknown feature ${JSON.stringify(f)} (defined: ${Object.keys(FEATURES).join(', ')})`);
+  for (const [k, v] of Object.entries(info.readings ?? {})) {
+    const point = OPEN_POINTS[k];
+    if (!point) out.push(`$.ok.readings: unknown open point ${JSON.stringify(k)} (defined: ${Object.keys(OPEN_POINTS).join(', ')})`);
+    else if (!point.readings[v]) out.push(`$.ok.readings.${k}: ${JSON.stringify(v)} is not a reading of ${point.clause} (permitted: ${Object.keys(point.readings).join(', ')})`);
+  }
+  return out;
+}
+
 /** Validates a handshake answer and reads it. */
 export function readHello(ok: CborValue | undefined): TesteeInfo {
   const problems = validate(OPS['hello']!.result, ok, '$.ok');
@@ -79,7 +95,10 @@ export function readHello(ok: CborValue | undefined): TesteeInfo {
     ...(m.has('language') ? { language: m.get('language') as string } : {}),
     claims: [...(m.get('claims') as string[])],
     features: [...((m.get('features') as string[] | undefined) ?? [])],
+    ...(m.has('readings') ? { readings: Object.fromEntries([...(m.get('readings') as CborMap)].map(([k, v]) => [String(k), String(v)])) } : {}),
   };
+  const bad = handshakeProblems(info);
+  if (bad.length) throw new TesteeFailure('protocol', `the handshake answer does not conform: ${bad.join('; ')}`);
   if (info.protocol !== PROTOCOL_VERSION) {
     throw new TesteeFailure('protocol', `the testee speaks ${info.protocol}; this suite speaks ${PROTOCOL_VERSION}`);
   }

@@ -78,6 +78,46 @@ export async function replayVector(impl: Implementation, type: GroupType, test: 
   return `tcId ${test.tcId} (${test.case}): at ${d.replace(/^\$/, '$.expected')} expected ${show(at(test.expected, d))}, the implementation answered ${show(at(observed, d))}`;
 }
 
+/**
+ * Fields whose values are the byte contract rather than behaviour (jcp fixes no layout for them; the suite does, in
+ * vectors/README.md): signed bytes, content ids of suite-laid-out objects, and ERR_ codes (the spec names refusals,
+ * never codes). Behaviour is what is left: verdicts, deny reasons, what was debited, spends, refused-or-not.
+ */
+export const BYTE_CONTRACT_FIELDS: ReadonlySet<string> = new Set(['signed_grant', 'grant_id', 'receipt', 'signature', 'signed_revocation', 'signed_policy', 'signed_statement', 'canonical', 'payload_cbor', 'policy_id', 'overdraft_proof']);
+
+/** `v` with the byte-contract fields left out and every ERR_ code read as "refused". */
+export function behaviourOf(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(behaviourOf);
+  if (v !== null && typeof v === 'object') {
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>)
+        .filter(([k]) => !BYTE_CONTRACT_FIELDS.has(k))
+        .map(([k, x]) => [k, k === 'error' && typeof x === 'string' ? 'refused' : behaviourOf(x)]),
+    );
+  }
+  return v;
+}
+
+/** A vector's differences: the first overall, and the first in behaviour alone (undefined where there is none). */
+export interface GradedDifference {
+  readonly full: string;
+  readonly behaviour?: string;
+}
+
+/** Runs one vector against `impl` and says where it differs, overall and in behaviour alone; undefined when it does not. */
+export async function replayVectorGraded(impl: Implementation, type: GroupType, test: VectorTest): Promise<GradedDifference | undefined> {
+  const observed = trimToExpected(type, await execute(impl, type, test.inputs), test.expected);
+  const d = firstDifference(test.expected, observed, '$');
+  if (!d) return undefined;
+  const show = (v: unknown) => (v === undefined ? '(absent)' : JSON.stringify(v).slice(0, 200));
+  const say = (exp: unknown, obs: unknown, path: string) =>
+    `tcId ${test.tcId} (${test.case}): at ${path.replace(/^\$/, '$.expected')} expected ${show(at(exp, path))}, the implementation answered ${show(at(obs, path))}`;
+  const expB = behaviourOf(test.expected) as Json;
+  const obsB = behaviourOf(observed) as Json;
+  const b = firstDifference(expB, obsB, '$');
+  return { full: say(test.expected, observed, d), ...(b ? { behaviour: say(expB, obsB, b) } : {}) };
+}
+
 /** Replays every vector of `packs`; the failures found (empty when every vector passes). */
 export async function replayAll(impl: Implementation, packs: readonly LoadedPack[]): Promise<string[]> {
   const out: string[] = [];

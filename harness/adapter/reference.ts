@@ -35,6 +35,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROTOCOL_VERSION } from '../protocol/schema.ts';
+import { OPEN_POINTS } from '../protocol/readings.ts';
 // jcp §8.1 replay, §8.2 group accounting (C14, C16), §6.1 continuations
 import { aggregateReceipts, createContinuationRelay, labelToCbor, replayInto, type ContinuationRelay, type RelayedDecision } from '../../impl/index.ts';
 // jcp §4.8 money (C22), §4.9 metered path (C24), §4.10 flow (C25)
@@ -141,7 +142,10 @@ export const REFERENCE_INFO = {
     ...(JSON.parse(readFileSync(join(ROOT, 'spec-map', 'implemented.json'), 'utf8')) as { classes: string[] }).classes,
     ...(process.env['JCP_EXTRA_CLAIMS']?.split(',').filter(Boolean) ?? []),
   ],
-  features: ['caveats'],
+  // the reference lays its bytes out as the published vectors do and answers the suite's ERR_ codes
+  features: ['byte-contract'],
+  // and takes, on each open point, the reading the spec map records as the reference's
+  readings: Object.fromEntries(Object.entries(OPEN_POINTS).map(([k, p]) => [k, p.reference])),
 } as const;
 
 /** Thrown by a handler for an operation it does not implement. */
@@ -340,7 +344,7 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
   };
 
   const handlers: Record<string, (a: CborMap) => CborInput> = {
-    hello: () => ({ ...REFERENCE_INFO, protocol: PROTOCOL_VERSION, claims: [...REFERENCE_INFO.claims], features: [...REFERENCE_INFO.features] }),
+    hello: () => ({ ...REFERENCE_INFO, protocol: PROTOCOL_VERSION, claims: [...REFERENCE_INFO.claims], features: [...REFERENCE_INFO.features], readings: { ...REFERENCE_INFO.readings } }),
     'identity.from-seed': (a) => {
       const k = keyPairFromSeed(bytes(a, 'seed'));
       return { public_key: k.publicKey, did: k.did };

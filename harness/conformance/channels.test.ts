@@ -22,7 +22,7 @@ import {
   type Statement,
 } from '../oracle.ts';
 import { clauseIt } from '../clause.ts';
-import { assertProperty, codeOf } from '../refusal.ts';
+import { assertProperty, codeOf, expectCode } from '../refusal.ts';
 import { fcParams } from '../external-vectors.ts';
 import { key, mallory, nonce, rootGrant } from '../fixtures.ts';
 
@@ -91,7 +91,7 @@ describe('jcp §4.5 budget channels', () => {
       bytesOf({ statement: { ...honest.statement, spent_uj: 150n }, signature: honest.signature }),
     ];
     for (const f of forgeries) {
-      expect(await codeOf(a.apply(f))).toBe('ERR_STATEMENT_FORGED');
+      await expectCode(a.apply(f), 'ERR_STATEMENT_FORGED');
       expect(await a.ledger()).toEqual(before);
     }
     // the honest statement is then accepted and counted
@@ -110,11 +110,11 @@ describe('jcp §4.5 budget channels', () => {
     await a.apply(second);
     const before = await a.ledger();
     // the older statement arriving late, and the same statement replayed
-    expect(await codeOf(a.apply(first))).toBe('ERR_STATEMENT_STALE');
-    expect(await codeOf(a.apply(second))).toBe('ERR_STATEMENT_STALE');
+    await expectCode(a.apply(first), 'ERR_STATEMENT_STALE');
+    await expectCode(a.apply(second), 'ERR_STATEMENT_STALE');
     const seq = decodeSignedStatement(second).statement.seq;
     // a validly signed claim of more spend at the same seq is stale too
-    expect(await codeOf(a.apply(craft({ grant_id: g.grant_id, point: P2.did, spent_uj: 900n, seq })))).toBe('ERR_STATEMENT_STALE');
+    await expectCode(a.apply(craft({ grant_id: g.grant_id, point: P2.did, spent_uj: 900n, seq })), 'ERR_STATEMENT_STALE');
     expect(await a.ledger()).toEqual(before);
     expect(before.total_uj).toBe(300n);
   });
@@ -124,7 +124,7 @@ describe('jcp §4.5 budget channels', () => {
     const a = await open(g, P1);
     await a.apply(craft({ grant_id: g.grant_id, point: P2.did, spent_uj: 500n, seq: 3n }));
     const before = await a.ledger();
-    expect(await codeOf(a.apply(craft({ grant_id: g.grant_id, point: P2.did, spent_uj: 499n, seq: 4n })))).toBe('ERR_STATEMENT_REGRESSING');
+    await expectCode(a.apply(craft({ grant_id: g.grant_id, point: P2.did, spent_uj: 499n, seq: 4n })), 'ERR_STATEMENT_REGRESSING');
     expect(await a.ledger()).toEqual(before);
     // the same spend at a later seq does not regress
     await a.apply(craft({ grant_id: g.grant_id, point: P2.did, spent_uj: 500n, seq: 4n }));
@@ -136,8 +136,8 @@ describe('jcp §4.5 budget channels', () => {
     const other = await shared('foreign-other');
     const a = await open(g, P1);
     const before = await a.ledger();
-    expect(await codeOf(a.apply(craft({ grant_id: other.grant_id, point: P2.did, spent_uj: 10n, seq: 1n })))).toBe('ERR_STATEMENT_WRONG_GRANT');
-    expect(await codeOf(a.apply(craft({ grant_id: g.grant_id, point: mallory.did, spent_uj: 10n, seq: 1n }, mallory)))).toBe('ERR_STATEMENT_NOT_MEMBER');
+    await expectCode(a.apply(craft({ grant_id: other.grant_id, point: P2.did, spent_uj: 10n, seq: 1n })), 'ERR_STATEMENT_WRONG_GRANT');
+    await expectCode(a.apply(craft({ grant_id: g.grant_id, point: mallory.did, spent_uj: 10n, seq: 1n }, mallory)), 'ERR_STATEMENT_NOT_MEMBER');
     expect(await a.ledger()).toEqual(before);
   });
 

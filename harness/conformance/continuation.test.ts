@@ -9,7 +9,7 @@ import { clauseIt } from '../clause.ts';
 import { implementation } from '../driver.ts';
 import { alice, bob, cost, frameFor, mallory, nonce, payload, point, rootGrant, steward } from '../fixtures.ts';
 import type { DecideFields, LabelFields, Minted, Point, Relay } from '../implementation.ts';
-import { codeOf } from '../refusal.ts';
+import { expectCode } from '../refusal.ts';
 import { contentId, contentIdOfBytes, decodeCanonical } from '../oracle.ts';
 
 const impl = () => implementation();
@@ -79,7 +79,7 @@ describe('jcp §6.1 continuations', () => {
     const r = await w.relay.next(w.later());
     expect([r.verdict, r.deny_reason]).toEqual(['deny', 'revoked']);
     // "the outcome of work the grant no longer covers is not fetched under it"
-    expect(await codeOf(w.relay.admit('task-1', payload('outcome')))).toBe('ERR_CONTINUATION_UNDECIDED');
+    await expectCode(w.relay.admit('task-1', payload('outcome')), 'ERR_CONTINUATION_UNDECIDED');
   });
 
   clauseIt(['jcp/6.1#unknown-handle-refused'], 'a handle never returned, one bound to nothing decided, and a closed one are refused and the refusal sealed', async () => {
@@ -90,7 +90,7 @@ describe('jcp §6.1 continuations', () => {
     expect([core['verdict'], core['grant_id']]).toEqual(['deny', w.grant.grant_id]);
     // no handle can be bound to a request that was not allowed here
     const denied = await w.relay.first({ frame: frameFor(w.grant), chain: [w.grant.signed_grant], caller: mallory.did, cost: cost(1n), now_s: 1n });
-    expect(await codeOf(w.relay.bind(denied.receipt_id, 'task-2'))).toBe('ERR_CONTINUATION_UNDECIDED');
+    await expectCode(w.relay.bind(denied.receipt_id, 'task-2'), 'ERR_CONTINUATION_UNDECIDED');
     expect((await w.relay.next(w.later({ handle: 'task-2' }))).verdict).toBe('deny');
     await w.relay.close('task-1', payload('final'), 3n);
     const closed = await w.relay.next(w.later());

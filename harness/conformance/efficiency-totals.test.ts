@@ -7,7 +7,7 @@ import { describe, expect } from 'vitest';
 import { clauseIt } from '../clause.ts';
 import { implementation } from '../driver.ts';
 import { fcParams } from '../external-vectors.ts';
-import { assertProperty, codeOf } from '../refusal.ts';
+import { assertProperty, expectCode } from '../refusal.ts';
 
 const NO_PER_UNIT = 'jcp/5.2#partial-total-no-per-unit';
 const REFUSE_HEADLINE = 'jcp/5.2#verifier-refuses-partial-per-token';
@@ -46,12 +46,12 @@ describe('totals over efficiency/1 receipts (jcp §5.2)', () => {
 
   clauseIt([REFUSE_HEADLINE, NO_PER_UNIT], 'a Partial receipt carrying uj_per_accepted_token is refused, not summed', async () => {
     const bad = { ...partial(2000n), uj_per_accepted_token: 200n };
-    expect(await codeOf(implementation().energyEfficiencyTotals([whole(1000n), bad], 4n))).toBe('ERR_EFFICIENCY_PARTIAL_HEADLINE');
+    await expectCode(implementation().energyEfficiencyTotals([whole(1000n), bad], 4n), 'ERR_EFFICIENCY_PARTIAL_HEADLINE');
   });
 
   clauseIt([ONE_VALUE, NO_PER_UNIT], 'a receipt whose coverage is "Whole" (or any value but "Partial") is refused, not read either way', async () => {
     for (const v of ['Whole', 'partial', '']) {
-      expect(await codeOf(implementation().energyEfficiencyTotals([whole(1000n), { ...whole(5n), energy_coverage: v as 'Partial' }], 4n))).toBe('ERR_ENERGY_COVERAGE_VALUE');
+      await expectCode(implementation().energyEfficiencyTotals([whole(1000n), { ...whole(5n), energy_coverage: v as 'Partial' }], 4n), 'ERR_ENERGY_COVERAGE_VALUE');
     }
   });
 });

@@ -7,7 +7,7 @@ import { describe, expect } from 'vitest';
 import fc from 'fast-check';
 import { implementation } from '../driver.ts';
 import { clauseIt } from '../clause.ts';
-import { codeOf } from '../refusal.ts';
+import { expectCode } from '../refusal.ts';
 import { fcParams } from '../external-vectors.ts';
 
 const MS = 1_000_000n; // ns
@@ -56,13 +56,13 @@ describe('jcp §5 the figure: measured and provenance', () => {
   clauseIt(['jcp/5#hwshunt-measured-required', 'jouleclaw/1.3#reading-carries-provenance'], 'a HwShunt figure without measured_uj is refused', async () => {
     const impl = await implementation();
     const counter = { how: 'counter', live: 'live', read: 'both-ends', plausibility: 'not-refuted', covers: 'Whole' } as const;
-    expect(await codeOf(impl.energyMake({ estimated_uj: 10n, provenance: 'HwShunt', obtained: counter }))).toBe('ERR_ENERGY_HWSHUNT_UNMEASURED');
+    await expectCode(impl.energyMake({ estimated_uj: 10n, provenance: 'HwShunt', obtained: counter }), 'ERR_ENERGY_HWSHUNT_UNMEASURED');
     expect(await impl.energyMake({ measured_uj: 9n, estimated_uj: 10n, provenance: 'HwShunt', obtained: counter })).toEqual({ measured_uj: 9n, estimated_uj: 10n, provenance: 'HwShunt' });
   });
 
   clauseIt(['jcp/5#estimator-measured-absent'], 'an Estimator figure carrying measured_uj is refused', async () => {
     const impl = await implementation();
-    expect(await codeOf(impl.energyMake({ measured_uj: 9n, estimated_uj: 10n, provenance: 'Estimator', obtained: { how: 'uncalibrated-model' } }))).toBe('ERR_ENERGY_ESTIMATOR_MEASURED');
+    await expectCode(impl.energyMake({ measured_uj: 9n, estimated_uj: 10n, provenance: 'Estimator', obtained: { how: 'uncalibrated-model' } }), 'ERR_ENERGY_ESTIMATOR_MEASURED');
     expect(await impl.energyMake({ estimated_uj: 10n, provenance: 'Estimator', obtained: { how: 'uncalibrated-model' } })).toEqual({ estimated_uj: 10n, provenance: 'Estimator' });
   });
 
@@ -75,14 +75,14 @@ describe('jcp §5 the figure: measured and provenance', () => {
   clauseIt(['jcp/5.1#provenance-not-overclaimed'], 'no figure claims better provenance than how it was obtained, a failed or dead reading included', async () => {
     const impl = await implementation();
     // time × a default power is graded by its power: Estimator, never ModelBased
-    expect(await codeOf(impl.energyMake({ estimated_uj: 10n, provenance: 'ModelBased', obtained: { how: 'uncalibrated-model' } }))).toBe('ERR_ENERGY_PROVENANCE_OVERCLAIMED');
-    expect(await codeOf(impl.energyMake({ measured_uj: 1n, estimated_uj: 10n, provenance: 'HwShunt', obtained: { how: 'host-calibrated-model' } }))).toBe('ERR_ENERGY_PROVENANCE_OVERCLAIMED');
+    await expectCode(impl.energyMake({ estimated_uj: 10n, provenance: 'ModelBased', obtained: { how: 'uncalibrated-model' } }), 'ERR_ENERGY_PROVENANCE_OVERCLAIMED');
+    await expectCode(impl.energyMake({ measured_uj: 1n, estimated_uj: 10n, provenance: 'HwShunt', obtained: { how: 'host-calibrated-model' } }), 'ERR_ENERGY_PROVENANCE_OVERCLAIMED');
     // a counter whose backend failed mid-reading, or that was not live, makes no hardware-graded figure
     for (const bad of [
       { how: 'counter', live: 'live', read: 'failed-mid-reading', plausibility: 'no-bound', covers: 'Whole' },
       { how: 'counter', live: 'not-live', read: 'both-ends', plausibility: 'no-bound', covers: 'Whole' },
     ] as const) {
-      expect(await codeOf(impl.energyMake({ measured_uj: 1n, estimated_uj: 10n, provenance: 'HwShunt', obtained: bad }))).toBe('ERR_ENERGY_PROVENANCE_OVERCLAIMED');
+      await expectCode(impl.energyMake({ measured_uj: 1n, estimated_uj: 10n, provenance: 'HwShunt', obtained: bad }), 'ERR_ENERGY_PROVENANCE_OVERCLAIMED');
     }
   });
 
@@ -101,7 +101,7 @@ describe('jcp §5 the figure: measured and provenance', () => {
   clauseIt(['jcp/5#coverage-not-overclaimed', 'jouleclaw/1.3#no-coverage-beyond-counter'], 'a counter that reads part of the domain yields a Partial figure, never Whole', async () => {
     const impl = await implementation();
     const gpuOnly = { how: 'counter', live: 'live', read: 'both-ends', plausibility: 'no-bound', covers: 'Partial' } as const;
-    expect(await codeOf(impl.energyMake({ measured_uj: 1n, estimated_uj: 1n, provenance: 'HwShunt', obtained: gpuOnly }))).toBe('ERR_ENERGY_COVERAGE_OVERCLAIMED');
+    await expectCode(impl.energyMake({ measured_uj: 1n, estimated_uj: 1n, provenance: 'HwShunt', obtained: gpuOnly }), 'ERR_ENERGY_COVERAGE_OVERCLAIMED');
     // the ladder grades NVML (the GPU's counter, not the CPU's share) Partial
     const r = await impl.energyLadder({ rungs: [{ rung: 'nvml', status: 'read', counters: [{ name: 'gpu0', samples: live() }] }], estimated_uj: 1n });
     expect(r['rung']).toBe('nvml');
@@ -407,7 +407,7 @@ describe('jcp §5.2 coverage', () => {
 
   clauseIt(['jcp/5.2#partial-not-task-total'], 'a Partial figure is refused as a task total', async () => {
     const impl = await implementation();
-    expect(await codeOf(impl.energyTaskTotal(partial))).toBe('ERR_ENERGY_PARTIAL_NOT_TOTAL');
+    await expectCode(impl.energyTaskTotal(partial), 'ERR_ENERGY_PARTIAL_NOT_TOTAL');
     expect(await impl.energyTaskTotal(whole)).toBe(1000n);
   });
 
@@ -423,7 +423,7 @@ describe('jcp §5.2 coverage', () => {
 
   clauseIt(['jcp/5.2#verifier-refuses-partial-per-token'], 'a verifier refuses a Partial efficiency/1 receipt carrying the headline', async () => {
     const impl = await implementation();
-    expect(await codeOf(impl.energyEfficiencyRead({ energy_uj: 1000n, provenance: 'HwShunt', energy_coverage: 'Partial', uj_per_accepted_token: 100n }))).toBe('ERR_EFFICIENCY_PARTIAL_HEADLINE');
+    await expectCode(impl.energyEfficiencyRead({ energy_uj: 1000n, provenance: 'HwShunt', energy_coverage: 'Partial', uj_per_accepted_token: 100n }), 'ERR_EFFICIENCY_PARTIAL_HEADLINE');
     expect(await impl.energyEfficiencyRead({ energy_uj: 1000n, provenance: 'HwShunt', energy_coverage: 'Partial' })).toEqual({ energy_uj: 1000n, provenance: 'HwShunt', coverage: 'Partial' });
   });
 
@@ -431,7 +431,7 @@ describe('jcp §5.2 coverage', () => {
   clauseIt(['jcp/5.2#intercept-coverage-one-value'], 'a coverage field has one value: "Whole" and any other is refused, absence is Whole', async () => {
     const impl = await implementation();
     for (const bad of ['Whole', 'partial', 'Full', '']) {
-      expect(await codeOf(impl.energyEfficiencyRead({ energy_uj: 1n, provenance: 'Estimator', energy_coverage: bad })), bad).toBe('ERR_ENERGY_COVERAGE_VALUE');
+      await expectCode(impl.energyEfficiencyRead({ energy_uj: 1n, provenance: 'Estimator', energy_coverage: bad }), 'ERR_ENERGY_COVERAGE_VALUE', bad);
     }
     expect(await impl.energyEfficiencyRead({ energy_uj: 1n, provenance: 'Estimator' })).toEqual({ energy_uj: 1n, provenance: 'Estimator' });
   });
@@ -454,13 +454,13 @@ describe('jcp §5.3 traceability', () => {
   clauseIt(['jcp/5.3#activity-bound-twice-refused'], 'an activity bound twice is refused before the sum', async () => {
     const impl = await implementation();
     // bound twice, a (400) twice + 200 would balance an 800 outcome exactly: refused all the same
-    expect(await codeOf(impl.energyTrace({ uj: 800n, provenance: 'HwShunt' }, ['a', 'a'], acts))).toBe('ERR_TRACE_ACTIVITY_BOUND_TWICE');
+    await expectCode(impl.energyTrace({ uj: 800n, provenance: 'HwShunt' }, ['a', 'a'], acts), 'ERR_TRACE_ACTIVITY_BOUND_TWICE');
   });
 
   clauseIt(['jcp/5.3#outcome-names-activities', 'jcp/5.3#untraceable-not-presented', 'jcp/5.3#activities-resolvable'], 'an outcome naming no activity, or one that does not resolve, is not traced', async () => {
     const impl = await implementation();
-    expect(await codeOf(impl.energyTrace(outcome, [], acts))).toBe('ERR_TRACE_UNTRACEABLE');
-    expect(await codeOf(impl.energyTrace(outcome, ['a', 'zz'], acts))).toBe('ERR_TRACE_UNRESOLVED');
+    await expectCode(impl.energyTrace(outcome, [], acts), 'ERR_TRACE_UNTRACEABLE');
+    await expectCode(impl.energyTrace(outcome, ['a', 'zz'], acts), 'ERR_TRACE_UNRESOLVED');
   });
 
   clauseIt(['jcp/5.3#aggregation-no-grade-improvement'], 'the composite provenance and coverage are the floors, never improved', async () => {

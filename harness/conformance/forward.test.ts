@@ -16,7 +16,7 @@ import { implementation } from '../driver.ts';
 import type { ForwardFieldFields, ForwardFields, Forwarder, LabelFields, Minted, Point } from '../implementation.ts';
 import { blake3, decodeCanonical, encodeCanonical, toHex, type CborInput } from '../oracle.ts';
 import { clauseIt } from '../clause.ts';
-import { codeOf } from '../refusal.ts';
+import { expectCode } from '../refusal.ts';
 import { bob, cost, frameFor, nonce, point, rootGrant, steward } from '../fixtures.ts';
 
 const NOW = 1_000n;
@@ -154,6 +154,6 @@ describe('jcp §4.10 fixed machinery left out of the label is named', () => {
     expect([t.verdict, t.deny_reason, t.omitted]).toEqual(['deny', FLOW_DENIED, []]);
     expect(await p.spent(g.grant_id)).toBe(0n);
     // an open field cannot be declared machinery: that would be a way past the ceiling
-    expect(await codeOf(implementation().newForwarder(p, ['x-trace']))).toBe('ERR_BAD_ARGUMENT');
+    await expectCode(implementation().newForwarder(p, ['x-trace']), 'ERR_BAD_ARGUMENT');
   });
 });

@@ -21,7 +21,7 @@ import {
   type SignedGrant,
 } from '../oracle.ts';
 import { clauseIt } from '../clause.ts';
-import { codeOf } from '../refusal.ts';
+import { codeOf, expectCode } from '../refusal.ts';
 import { alice, bob, carol, dave, grantOf, mallory, nonce, rootGrant, TOOL } from '../fixtures.ts';
 
 /** The canonical bytes of a signed grant crafted by the oracle. */
@@ -111,14 +111,14 @@ describe('jcp §4 grants', () => {
 
   clauseIt(['jcp/4#resource-by-content', 'jcp/3#content-id-blake3'], 'a resource must be a content id; a URL or upper-case hex is refused', async () => {
     for (const bad of ['https://tool.example/search', TOOL.toUpperCase(), TOOL.slice(2), '']) {
-      expect(await codeOf(rootGrant({ resource: bad })), bad).toBe('ERR_GRANT_MALFORMED');
+      await expectCode(rootGrant({ resource: bad }), 'ERR_GRANT_MALFORMED', bad);
     }
     // the content id itself is accepted
     expect(grantOf(await rootGrant({ resource: TOOL })).grant.capability.resource).toBe(TOOL);
   });
 
   clauseIt(['jcp/4#grant-id-and-signature'], 'a malformed grant is refused at the boundary with a typed error', async () => {
-    expect(await codeOf(rootGrant({ subject: 'did:key:nope' }))).toBe('ERR_GRANT_MALFORMED');
+    await expectCode(rootGrant({ subject: 'did:key:nope' }), 'ERR_GRANT_MALFORMED');
     // The protocol's schema fixes a nonce at 16 bytes and budget_uj as a uint, so a mint request cannot carry a short
     // nonce or a negative budget within the protocol. A mint request that does anyway is refused with a typed error
     // (the schema breach may be answered ERR_BAD_ARGUMENT); what the implementation must judge strictly is a signed
@@ -130,13 +130,13 @@ describe('jcp §4 grants', () => {
       const g = { ...base, ...over } as Grant;
       return encodeCanonical({ grant: grantToCbor(g), signature: defaultEd25519().sign(alice.seed, encodeCanonical(grantToCbor(g))) });
     };
-    expect(await codeOf(implementation().verifyGrant(crafted({ nonce: new Uint8Array(15) })))).toBe('ERR_GRANT_MALFORMED');
-    expect(await codeOf(implementation().verifyGrant(crafted({ nonce: new Uint8Array(17) })))).toBe('ERR_GRANT_MALFORMED');
-    expect(await codeOf(implementation().verifyGrant(crafted({ budget_uj: -1n })))).toBe('ERR_GRANT_MALFORMED');
+    await expectCode(implementation().verifyGrant(crafted({ nonce: new Uint8Array(15) })), 'ERR_GRANT_MALFORMED');
+    await expectCode(implementation().verifyGrant(crafted({ nonce: new Uint8Array(17) })), 'ERR_GRANT_MALFORMED');
+    await expectCode(implementation().verifyGrant(crafted({ budget_uj: -1n })), 'ERR_GRANT_MALFORMED');
     // a budget of 2^64 cannot be encoded as a CBOR uint at all, so no request or grant bytes can carry it; the
     // encoder's refusal (ERR_CBOR_UNENCODABLE) is an impl unit test: impl/jcp/grant.test.ts
-    expect(await codeOf(implementation().verifyGrant(new Uint8Array([0xa0])))).toBe('ERR_GRANT_MALFORMED');
-    expect(await codeOf(implementation().verifyGrant(new Uint8Array([0xa1, 0x61, 0x78, 0xf5])))).toBe('ERR_CBOR_SIMPLE_VALUE');
+    await expectCode(implementation().verifyGrant(new Uint8Array([0xa0])), 'ERR_GRANT_MALFORMED');
+    await expectCode(implementation().verifyGrant(new Uint8Array([0xa1, 0x61, 0x78, 0xf5])), 'ERR_CBOR_SIMPLE_VALUE');
   });
 });
 
@@ -188,9 +188,9 @@ describe('jcp §4.1 attenuation', () => {
 
   clauseIt(['jcp/4.1#refuse-non-holder'], "delegation by anyone other than the parent's subject is refused", async () => {
     const p = (await parent()).signed_grant;
-    expect(await codeOf(implementation().attenuate(p, mallory.seed, { subject: mallory.did, nonce: nonce('m') }))).toBe('ERR_NOT_HOLDER');
+    await expectCode(implementation().attenuate(p, mallory.seed, { subject: mallory.did, nonce: nonce('m') }), 'ERR_NOT_HOLDER');
     // not even the issuer may delegate a grant it gave away
-    expect(await codeOf(implementation().attenuate(p, alice.seed, { subject: carol.did, nonce: nonce('i') }))).toBe('ERR_NOT_HOLDER');
+    await expectCode(implementation().attenuate(p, alice.seed, { subject: carol.did, nonce: nonce('i') }), 'ERR_NOT_HOLDER');
   });
 });
 
@@ -201,12 +201,12 @@ describe('jcp §4.4 delegation control', () => {
     expect(grantOf(c1).grant.delegate_depth).toBe(1n);
     const c2 = await implementation().attenuate(c1.signed_grant, carol.seed, { subject: dave.did, nonce: nonce('h2') });
     expect(grantOf(c2).grant.delegate_depth).toBe(0n);
-    expect(await codeOf(implementation().attenuate(c2.signed_grant, dave.seed, { subject: mallory.did, nonce: nonce('h3') }))).toBe('ERR_DELEGATION_FORBIDDEN');
+    await expectCode(implementation().attenuate(c2.signed_grant, dave.seed, { subject: mallory.did, nonce: nonce('h3') }), 'ERR_DELEGATION_FORBIDDEN');
   });
 
   clauseIt(['jcp/4.4#leaf-only-refused'], 'a leaf-only grant cannot be delegated at mint', async () => {
     const leaf = await rootGrant({ delegate_depth: 0n, nonce: nonce('leaf') });
-    expect(await codeOf(implementation().attenuate(leaf.signed_grant, bob.seed, { subject: carol.did, nonce: nonce('l1') }))).toBe('ERR_DELEGATION_FORBIDDEN');
+    await expectCode(implementation().attenuate(leaf.signed_grant, bob.seed, { subject: carol.did, nonce: nonce('l1') }), 'ERR_DELEGATION_FORBIDDEN');
   });
 
   clauseIt(['jcp/4.4#depth-narrows'], 'under an unlimited parent a child may carry any depth', async () => {
@@ -227,14 +227,14 @@ describe('jcp §4.5 sharded budgets', () => {
       { subject: dave.did, budget_uj: b, nonce: nonce(`s2-${b}`) },
     ];
     const shard = (holder: typeof bob, a: bigint, b: bigint) => implementation().shard(root.signed_grant, holder.seed, slices(a, b));
-    expect(await codeOf(shard(bob, 600n, 401n))).toBe('ERR_SHARD_OVERSPEND');
+    await expectCode(shard(bob, 600n, 401n), 'ERR_SHARD_OVERSPEND');
     const ok = await shard(bob, 600n, 400n);
     const sgs = ok.map((m) => expectWellMinted(m, bob));
     expect(sgs.map((s) => s.grant.budget_uj)).toEqual([600n, 400n]);
     expect(sgs.map((s) => s.grant.subject)).toEqual([carol.did, dave.did]);
     expect(sgs.every((s) => s.grant.parent === grantId(grantOf(root).grant))).toBe(true);
     // each slice alone fits the parent, but together they do not: the sum is what is refused
-    expect(await codeOf(shard(bob, 1000n, 1n))).toBe('ERR_SHARD_OVERSPEND');
-    expect(await codeOf(shard(mallory, 1n, 1n))).toBe('ERR_NOT_HOLDER');
+    await expectCode(shard(bob, 1000n, 1n), 'ERR_SHARD_OVERSPEND');
+    await expectCode(shard(mallory, 1n, 1n), 'ERR_NOT_HOLDER');
   });
 });

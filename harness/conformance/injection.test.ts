@@ -14,7 +14,7 @@ import { implementation } from '../driver.ts';
 import { fcParams } from '../external-vectors.ts';
 import { alice, bob, carol, cost, frameFor, grantOf, mallory, nonce, payload, point, rootGrant, steward, TOOL } from '../fixtures.ts';
 import type { DecideFields, FrameFields, Minted, Point } from '../implementation.ts';
-import { assertProperty, codeOf } from '../refusal.ts';
+import { assertProperty, codeOf, expectCode } from '../refusal.ts';
 import { blake3, concatBytes, contentId, encodeCanonical, grantId, type CborValue } from '../oracle.ts';
 import { injectionCorpus, type Poison } from './injection-corpus.ts';
 
@@ -299,8 +299,8 @@ describe('jcp C19 the trust tag is structural: data never becomes control', () =
         e('payload_hash'), e(f.payload_hash),
       );
     expect((await implementation().frameCheck(entries(['data']))).trust).toBe('data'); // the construction is sound
-    expect(await codeOf(implementation().frameCheck(entries(['data', 'control'])))).toBe('ERR_CBOR_DUPLICATE_KEY');
-    expect(await codeOf(implementation().frameCheck(entries(['control', 'data'])))).toBe('ERR_CBOR_DUPLICATE_KEY');
+    await expectCode(implementation().frameCheck(entries(['data', 'control'])), 'ERR_CBOR_DUPLICATE_KEY');
+    await expectCode(implementation().frameCheck(entries(['control', 'data'])), 'ERR_CBOR_DUPLICATE_KEY');
     // nor is any other spelling of control a trust value
     for (const t of ['Control', 'CONTROL', 'control ', 'trusted', '"control"']) {
       const m = new Map<string, CborValue>(Object.entries(f));

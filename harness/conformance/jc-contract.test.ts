@@ -17,7 +17,7 @@ import { clauseIt } from '../clause.ts';
 import { implementation } from '../driver.ts';
 import { fcParams } from '../external-vectors.ts';
 import { key, steward } from '../fixtures.ts';
-import { assertProperty, codeOf } from '../refusal.ts';
+import { assertProperty, codeOf, expectCode } from '../refusal.ts';
 import { decodeCanonical, decodeSign1, encodeCanonical, nodeEd25519, protectedHeaderBytes, sigStructure, signSign1, stewardKid, type CborMap } from '../oracle.ts';
 
 const A_UNIQUE = 'jouleclaw/16.1#assertion-ids-unique';
@@ -132,24 +132,24 @@ describe('jouleclaw §16.1/§16.6 a contract/1 refused at the producer', () => {
     const c = baseContract();
     expect(await impl.jcCheckContract(c)).toBe(blake3Hex(jcs(c)));
     c.assertions.push(assertion('A-003', 'nice_to_have', { kind: 'checker', checker_id: 'other' }));
-    expect(await codeOf(impl.jcCheckContract(c))).toBe('ERR_CONTRACT_DUPLICATE_ID');
-    expect(await codeOf(impl.jcVerifyContract(c, allPass))).toBe('ERR_CONTRACT_DUPLICATE_ID');
+    await expectCode(impl.jcCheckContract(c), 'ERR_CONTRACT_DUPLICATE_ID');
+    await expectCode(impl.jcVerifyContract(c, allPass), 'ERR_CONTRACT_DUPLICATE_ID');
   });
 
   clauseIt([F_UNIQUE, REJECT_DUP], 'a contract with two features of one id is refused', async () => {
     const impl = implementation();
     const c = baseContract();
     c.features.push({ id: 'F-001', title: 'again', claims: [] });
-    expect(await codeOf(impl.jcCheckContract(c))).toBe('ERR_CONTRACT_DUPLICATE_ID');
-    expect(await codeOf(impl.jcVerifyContract(c, allPass))).toBe('ERR_CONTRACT_DUPLICATE_ID');
+    await expectCode(impl.jcCheckContract(c), 'ERR_CONTRACT_DUPLICATE_ID');
+    await expectCode(impl.jcVerifyContract(c, allPass), 'ERR_CONTRACT_DUPLICATE_ID');
   });
 
   clauseIt([CLAIMS_EXIST, REJECT_UNKNOWN], 'a feature claiming an assertion id the contract lacks is refused', async () => {
     const impl = implementation();
     const c = baseContract();
     c.features[1]!.claims.push('A-404');
-    expect(await codeOf(impl.jcCheckContract(c))).toBe('ERR_CONTRACT_UNKNOWN_CLAIM');
-    expect(await codeOf(impl.jcVerifyContract(c, allPass))).toBe('ERR_CONTRACT_UNKNOWN_CLAIM');
+    await expectCode(impl.jcCheckContract(c), 'ERR_CONTRACT_UNKNOWN_CLAIM');
+    await expectCode(impl.jcVerifyContract(c, allPass), 'ERR_CONTRACT_UNKNOWN_CLAIM');
     // an assertion claimed by no feature is fine (it rolls up to gap)
     const d = baseContract();
     d.features = [];
@@ -161,10 +161,10 @@ describe('jouleclaw §16.1/§16.6 a contract/1 refused at the producer', () => {
   clauseIt([VERSION], 'only jc_contract "contract/1" is read as a contract/1', async () => {
     const impl = implementation();
     const c = baseContract();
-    expect(await codeOf(impl.jcCheckContract({ ...c, jc_contract: 'contract/2' }))).toBe('ERR_JC_SCHEMA_UNKNOWN');
-    expect(await codeOf(impl.jcCheckContract({ ...c, jc_contract: 'verdict/1' }))).toBe('ERR_JC_SCHEMA_UNKNOWN');
+    await expectCode(impl.jcCheckContract({ ...c, jc_contract: 'contract/2' }), 'ERR_JC_SCHEMA_UNKNOWN');
+    await expectCode(impl.jcCheckContract({ ...c, jc_contract: 'verdict/1' }), 'ERR_JC_SCHEMA_UNKNOWN');
     const { jc_contract: _, ...untagged } = c;
-    expect(await codeOf(impl.jcCheckContract(untagged))).toBe('ERR_CONTRACT_MALFORMED');
+    await expectCode(impl.jcCheckContract(untagged), 'ERR_CONTRACT_MALFORMED');
     const { verdict } = await impl.jcVerifyContract(c, allPass);
     expect(verdict['jc_verdict']).toBe('verdict/1');
     expect(verdict['contract_hash']).toBe(blake3Hex(jcs(c)));
@@ -294,14 +294,14 @@ describe('jouleclaw §16.7 the verdict receipt', () => {
     const c = baseContract();
     const other = { ...baseContract(), title: 'another mission' };
     const { verdict_json } = await impl.jcVerifyContract(c, allPass);
-    expect(await codeOf(impl.jcSealVerdict({ steward_seed: steward.seed, ...fields, verdict_json, contract: other }))).toBe('ERR_VERDICT_CONTRACT_MISMATCH');
+    await expectCode(impl.jcSealVerdict({ steward_seed: steward.seed, ...fields, verdict_json, contract: other }), 'ERR_VERDICT_CONTRACT_MISMATCH');
     const receipt = await impl.jcSealVerdict({ steward_seed: steward.seed, ...fields, verdict_json });
     expect((await impl.jcOpenVerdict(receipt, c))['contract_hash']).toBe(blake3Hex(jcs(c)));
-    expect(await codeOf(impl.jcOpenVerdict(receipt, other))).toBe('ERR_VERDICT_CONTRACT_MISMATCH');
+    await expectCode(impl.jcOpenVerdict(receipt, other), 'ERR_VERDICT_CONTRACT_MISMATCH');
     // a core whose contract_hash is not its verdict's, validly signed: refused
     const core = Object.fromEntries(decodeCanonical(decodeSign1(receipt).payload) as CborMap);
     const forged = signSign1(encodeCore({ ...core, contract_hash: blake3Hex(jcs(other)) }), stewardKid(steward.did), steward.seed, nodeEd25519);
-    expect(await codeOf(impl.jcOpenVerdict(forged))).toBe('ERR_VERDICT_CONTRACT_MISMATCH');
+    await expectCode(impl.jcOpenVerdict(forged), 'ERR_VERDICT_CONTRACT_MISMATCH');
   });
 
   clauseIt([CORE], 'a verdict_hash that is not BLAKE3 of verdict_json is refused, however validly signed', async () => {
@@ -312,7 +312,7 @@ describe('jouleclaw §16.7 the verdict receipt', () => {
     const edited = verdict_json.replace('"passed":true', '"passed":false');
     expect(edited).not.toBe(verdict_json);
     const forged = signSign1(encodeCore({ ...core, verdict_json: edited }), stewardKid(steward.did), steward.seed, nodeEd25519);
-    expect(await codeOf(impl.jcOpenVerdict(forged))).toBe('ERR_VERDICT_HASH_MISMATCH');
+    await expectCode(impl.jcOpenVerdict(forged), 'ERR_VERDICT_HASH_MISMATCH');
   });
 
   clauseIt([NEST, TOOLING], 'the wire form nests the verdict; a kid that disagrees with the steward is refused', async () => {
@@ -325,7 +325,7 @@ describe('jouleclaw §16.7 the verdict receipt', () => {
     const mallory = key('mallory');
     const core = decodeSign1(receipt).payload;
     const wrongKid = signSign1(core, stewardKid(mallory.did), mallory.seed, nodeEd25519);
-    expect(await codeOf(impl.jcOpenVerdict(wrongKid))).toBe('ERR_RECEIPT_STEWARD_MISMATCH');
+    await expectCode(impl.jcOpenVerdict(wrongKid), 'ERR_RECEIPT_STEWARD_MISMATCH');
   });
 });
 

@@ -16,7 +16,7 @@ import { clauseIt } from '../clause.ts';
 import { implementation } from '../driver.ts';
 import { fcParams } from '../external-vectors.ts';
 import { key } from '../fixtures.ts';
-import { assertProperty, codeOf } from '../refusal.ts';
+import { assertProperty, codeOf, expectCode } from '../refusal.ts';
 import { decodeCanonical, encodeCanonical, type CborMap, type CborValue } from '../oracle.ts';
 
 const CMD_HASH = 'jouleclaw/17.1#command-hash-over-argv';
@@ -108,10 +108,10 @@ describe('jouleclaw §17.1/§17.2 the handoff', () => {
     await run.handoff({ worker, closed_at: 9n, completed: ['x'] });
     const es = (await run.state()).entries.map(entryMap);
     ((es[1]!.get('event') as CborMap).get('handoff') as CborMap).delete('undone');
-    expect(await codeOf(impl.jcOpenRun(rechain(es, 1)))).toBe('ERR_HANDOFF_MALFORMED');
+    await expectCode(impl.jcOpenRun(rechain(es, 1)), 'ERR_HANDOFF_MALFORMED');
     const es2 = (await run.state()).entries.map(entryMap);
     (es2[1]!.get('event') as CborMap).delete('event');
-    expect(await codeOf(impl.jcOpenRun(rechain(es2, 1)))).toBe('ERR_JOURNAL_MALFORMED');
+    await expectCode(impl.jcOpenRun(rechain(es2, 1)), 'ERR_JOURNAL_MALFORMED');
   });
 
   clauseIt([ADDITIVE], 'a consumer accepts a handoff and an event carrying fields it does not know', async () => {
@@ -140,20 +140,20 @@ describe('jouleclaw §17.1/§17.2 the handoff', () => {
     ((es[1]!.get('event') as CborMap).get('handoff') as CborMap).set('completed', ['tests pass', 'and shipped']);
     const edited = [...entries];
     edited[1] = encodeCanonical(es[1]!);
-    expect(await codeOf(impl.jcOpenRun(edited))).toBe('ERR_JOURNAL_CHAIN_BROKEN');
+    await expectCode(impl.jcOpenRun(edited), 'ERR_JOURNAL_CHAIN_BROKEN');
     // the edited entry re-hashed, the next entry's prev left naming the original
     const rehashedOne = rechain(es, 1).slice(0, 2).concat(entries.slice(2));
-    expect(await codeOf(impl.jcOpenRun(rehashedOne))).toBe('ERR_JOURNAL_CHAIN_BROKEN');
+    await expectCode(impl.jcOpenRun(rehashedOne), 'ERR_JOURNAL_CHAIN_BROKEN');
     // re-ordered, and cut in the middle
-    expect(await codeOf(impl.jcOpenRun([entries[0]!, entries[2]!, entries[1]!, entries[3]!]))).toBe('ERR_JOURNAL_CHAIN_BROKEN');
-    expect(await codeOf(impl.jcOpenRun([entries[0]!, entries[2]!, entries[3]!]))).toBe('ERR_JOURNAL_CHAIN_BROKEN');
+    await expectCode(impl.jcOpenRun([entries[0]!, entries[2]!, entries[1]!, entries[3]!]), 'ERR_JOURNAL_CHAIN_BROKEN');
+    await expectCode(impl.jcOpenRun([entries[0]!, entries[2]!, entries[3]!]), 'ERR_JOURNAL_CHAIN_BROKEN');
     // a command whose hash disagrees with its argv, chained correctly: the hash is the identity, the argv a lie
     await run.handoff({ worker, closed_at: 11n, commands: [{ argv: ['ls'], exit_code: 0n }] });
     const more = (await run.state()).entries.map(entryMap);
     const last = more.at(-1)!;
     const cmd = (((last.get('event') as CborMap).get('handoff') as CborMap).get('commands') as CborMap[])[0]!;
     cmd.set('argv', ['rm', '-rf', '/']);
-    expect(await codeOf(impl.jcOpenRun(rechain(more, more.length - 1)))).toBe('ERR_HANDOFF_COMMAND_HASH');
+    await expectCode(impl.jcOpenRun(rechain(more, more.length - 1)), 'ERR_HANDOFF_COMMAND_HASH');
   });
 });
 
@@ -175,8 +175,8 @@ describe('jouleclaw §17.3 a node in flight survives the process', () => {
     const run = await impl.jcStartRun('run-twice', [{ node_id: 'read', replay: 'safe' }, { node_id: 'pay' }]);
     await run.dispatch('read');
     await run.dispatch('pay');
-    expect(await codeOf(run.dispatch('pay'))).toBe('ERR_NODE_IN_FLIGHT');
-    expect(await codeOf(run.dispatch('read'))).toBe('ERR_NODE_IN_FLIGHT'); // safe or not: in flight is in flight
+    await expectCode(run.dispatch('pay'), 'ERR_NODE_IN_FLIGHT');
+    await expectCode(run.dispatch('read'), 'ERR_NODE_IN_FLIGHT'); // safe or not: in flight is in flight
     const { in_flight, ready } = await run.state();
     expect(in_flight).toEqual(['read', 'pay']);
     expect(ready).toEqual([]);
@@ -184,7 +184,7 @@ describe('jouleclaw §17.3 a node in flight survives the process', () => {
     const reopened = await impl.jcOpenRun((await run.state()).entries);
     expect(reopened.in_flight).toEqual(['read', 'pay']);
     expect((await reopened.run.state()).ready).toEqual([]);
-    expect(await codeOf(reopened.run.dispatch('pay'))).toBe('ERR_RUN_NOT_RECOVERED');
+    await expectCode(reopened.run.dispatch('pay'), 'ERR_RUN_NOT_RECOVERED');
   });
 
   clauseIt([INTERRUPTED], 'after a restart nothing is dispatched until every node in flight is marked interrupted, its energy kept', async () => {
@@ -194,7 +194,7 @@ describe('jouleclaw §17.3 a node in flight survives the process', () => {
     await run.dispatch('b');
     const { run: r2 } = await impl.jcOpenRun((await run.state()).entries);
     // c was never dispatched, yet nothing is dispatched before recovery
-    expect(await codeOf(r2.dispatch('c'))).toBe('ERR_RUN_NOT_RECOVERED');
+    await expectCode(r2.dispatch('c'), 'ERR_RUN_NOT_RECOVERED');
     expect(await r2.recover({ a: 120n, b: 4500n })).toEqual(['a', 'b']);
     const { entries, in_flight } = await r2.state();
     expect(in_flight).toEqual([]);
@@ -216,23 +216,23 @@ describe('jouleclaw §17.3 a node in flight survives the process', () => {
     const s = await r2.state();
     expect(s.held).toEqual(['pay', 'mail', 'post']);
     expect(s.ready).toEqual(['read']); // a safe node is ready again, as a new attempt
-    for (const n of s.held) expect(await codeOf(r2.dispatch(n)), n).toBe('ERR_NODE_HELD');
+    for (const n of s.held) await expectCode(r2.dispatch(n), 'ERR_NODE_HELD', n);
     // settled by an approval that names who gave it
     await r2.approve('pay', operator);
     expect(await codeOf(r2.dispatch('pay'))).toBe('accepted');
     // settled by recording what it did
     await r2.complete('mail', 30n);
     expect((await r2.state()).completed).toEqual(['mail']);
-    expect(await codeOf(r2.dispatch('mail'))).toBe('ERR_NODE_NOT_DISPATCHABLE');
+    await expectCode(r2.dispatch('mail'), 'ERR_NODE_NOT_DISPATCHABLE');
     // the held node survives another restart still held
     const { run: r3 } = await impl.jcOpenRun((await r2.state()).entries);
     await r3.recover();
     expect((await r3.state()).held).toEqual(['pay', 'post']);
-    expect(await codeOf(r3.dispatch('post'))).toBe('ERR_NODE_HELD');
+    await expectCode(r3.dispatch('post'), 'ERR_NODE_HELD');
     // settled by failing the run: nothing runs again
     await r3.fail('operator: post may have been sent');
-    expect(await codeOf(r3.dispatch('post'))).toBe('ERR_NODE_NOT_DISPATCHABLE');
-    expect(await codeOf(r3.dispatch('read'))).toBe('ERR_NODE_NOT_DISPATCHABLE');
+    await expectCode(r3.dispatch('post'), 'ERR_NODE_NOT_DISPATCHABLE');
+    await expectCode(r3.dispatch('read'), 'ERR_NODE_NOT_DISPATCHABLE');
   });
 
   clauseIt([HELD, INTERRUPTED, NOT_TWICE], 'random runs killed mid-flight: after recovery exactly the never nodes in flight are held, the safe ones ready', async () => {
@@ -251,13 +251,13 @@ describe('jouleclaw §17.3 a node in flight survives the process', () => {
         const { run: r2, in_flight } = await impl.jcOpenRun((await run.state()).entries);
         const flying = p.flatMap((x, i) => (x.state === 'flight' ? [`n${i}`] : []));
         expect(in_flight).toEqual(flying);
-        for (const id of flying) expect(await codeOf(r2.dispatch(id))).toBe('ERR_RUN_NOT_RECOVERED');
+        for (const id of flying) await expectCode(r2.dispatch(id), 'ERR_RUN_NOT_RECOVERED');
         expect(await r2.recover()).toEqual(flying);
         const s = await r2.state();
         const never = (x: { replay?: string | undefined }): boolean => x.replay !== 'safe';
         expect(s.held).toEqual(p.flatMap((x, i) => (x.state === 'flight' && never(x) ? [`n${i}`] : [])));
         expect(s.ready).toEqual(p.flatMap((x, i) => (x.state === 'idle' || (x.state === 'flight' && !never(x)) ? [`n${i}`] : [])));
-        for (const id of s.held) expect(await codeOf(r2.dispatch(id))).toBe('ERR_NODE_HELD');
+        for (const id of s.held) await expectCode(r2.dispatch(id), 'ERR_NODE_HELD');
       }),
       fcParams(30),
     );

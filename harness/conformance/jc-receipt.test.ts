@@ -14,7 +14,7 @@ import { clauseIt } from '../clause.ts';
 import { implementation } from '../driver.ts';
 import { fcParams } from '../external-vectors.ts';
 import { key, steward } from '../fixtures.ts';
-import { assertProperty, codeOf } from '../refusal.ts';
+import { assertProperty, codeOf, expectCode } from '../refusal.ts';
 import { encodeCanonical, nodeEd25519, signSign1, stewardKid, type CborInput } from '../oracle.ts';
 
 const ONE_PER_WALK = 'jouleclaw/2#one-receipt-per-walk';
@@ -76,7 +76,7 @@ describe('jouleclaw §2 the cascade receipt', () => {
     const impl = implementation();
     const tools = [tool('model:a', 'HwShunt'), tool('mcp:search', 'HwShunt'), tool('model:b', 'Estimator'), tool('mcp:fetch', 'ModelBased')];
     expect((await impl.jcBuildReceipt(walk(tools)))['energy_provenance']).toBe('Estimator');
-    expect(await codeOf(impl.jcCheckReceipt(receipt(tools, 'HwShunt')))).toBe('ERR_JC_PROVENANCE_NOT_WORST');
+    await expectCode(impl.jcCheckReceipt(receipt(tools, 'HwShunt')), 'ERR_JC_PROVENANCE_NOT_WORST');
   });
 });
 
@@ -93,18 +93,18 @@ describe('jouleclaw §7 tiers and schema versions', () => {
   clauseIt([MAY_ADD], 'a tier only a later major may add is not read under major 1, nor is that major', async () => {
     const impl = implementation();
     const tools = [tool('t', 'HwShunt')];
-    expect(await codeOf(impl.jcCheckReceipt(receipt(tools, 'HwShunt', { tier: 'L5' })))).toBe('ERR_JC_RECEIPT_MALFORMED');
-    expect(await codeOf(impl.jcCheckReceipt({ ...receipt(tools, 'HwShunt', { tier: 'L5' }), jc_receipt: '2' }))).toBe('ERR_JC_SCHEMA_UNKNOWN');
+    await expectCode(impl.jcCheckReceipt(receipt(tools, 'HwShunt', { tier: 'L5' })), 'ERR_JC_RECEIPT_MALFORMED');
+    await expectCode(impl.jcCheckReceipt({ ...receipt(tools, 'HwShunt', { tier: 'L5' }), jc_receipt: '2' }), 'ERR_JC_SCHEMA_UNKNOWN');
   });
 
   clauseIt(['jouleclaw/7#unknown-major-rejected'], 'an unknown major of the cascade receipt is rejected, as JSON and sealed', async () => {
     const impl = implementation();
     const r = receipt([tool('t', 'ModelBased')], 'ModelBased');
     for (const tag of ['2', '0', '2.0']) {
-      expect(await codeOf(impl.jcCheckReceipt({ ...r, jc_receipt: tag })), tag).toBe('ERR_JC_SCHEMA_UNKNOWN');
-      expect(await codeOf(impl.jcOpenReceipt(seal({ ...r, jc_receipt: tag, steward: steward.did }))), `sealed ${tag}`).toBe('ERR_JC_SCHEMA_UNKNOWN');
+      await expectCode(impl.jcCheckReceipt({ ...r, jc_receipt: tag }), 'ERR_JC_SCHEMA_UNKNOWN', tag);
+      await expectCode(impl.jcOpenReceipt(seal({ ...r, jc_receipt: tag, steward: steward.did })), 'ERR_JC_SCHEMA_UNKNOWN', `sealed ${tag}`);
     }
-    for (const tag of ['policy/2', 'verdict-receipt/9']) expect(await codeOf(impl.jcOpenReceipt(seal({ jc_receipt: tag, steward: steward.did }))), tag).toBe('ERR_JC_SCHEMA_UNKNOWN');
+    for (const tag of ['policy/2', 'verdict-receipt/9']) await expectCode(impl.jcOpenReceipt(seal({ jc_receipt: tag, steward: steward.did })), 'ERR_JC_SCHEMA_UNKNOWN', tag);
   });
 
   clauseIt(['jouleclaw/7#unknown-minor-ignored'], 'an unknown minor is read by ignoring the fields it does not know', async () => {
@@ -124,9 +124,9 @@ describe('jouleclaw §7 tiers and schema versions', () => {
     const unknown = await impl.jcOpenReceipt(seal({ jc_receipt: 'mission-report/1', steward: steward.did, anything: 'at all' }));
     expect(unknown).toEqual({ kind: 'unknown', jc_receipt: 'mission-report/1' });
     // a bare tag that is not a number is no schema at all
-    expect(await codeOf(impl.jcOpenReceipt(seal({ ...r, jc_receipt: 'one' })))).toBe('ERR_JC_RECEIPT_MALFORMED');
+    await expectCode(impl.jcOpenReceipt(seal({ ...r, jc_receipt: 'one' })), 'ERR_JC_RECEIPT_MALFORMED');
     // a known kind's envelope is checked: a kid that is not the core's steward is refused
     const mallory = key('mallory');
-    expect(await codeOf(impl.jcOpenReceipt(seal(r, mallory)))).toBe('ERR_RECEIPT_STEWARD_MISMATCH');
+    await expectCode(impl.jcOpenReceipt(seal(r, mallory)), 'ERR_RECEIPT_STEWARD_MISMATCH');
   });
 });

@@ -10,7 +10,7 @@ import { implementation } from '../driver.ts';
 import type { DecideFields, DecisionResult, Minted, Point } from '../implementation.ts';
 import { decodeCanonical, defaultEd25519, encodeCanonical, grantId, signedGrantToCbor, signGrant, toHex, type Grant, type KeyPair } from '../oracle.ts';
 import { clauseIt } from '../clause.ts';
-import { assertProperty, codeOf } from '../refusal.ts';
+import { assertProperty, expectCode } from '../refusal.ts';
 import { fcParams } from '../external-vectors.ts';
 import { alice, bob, carol, cost, dave, frameFor, grantOf, key, nonce, point, rootGrant, steward, TOOL } from '../fixtures.ts';
 
@@ -199,9 +199,9 @@ describe('jcp §4.8 attenuation of the money ceiling', () => {
     const root = await rootGrant({ budget_funds: usd(100n), nonce: nonce('att-money') });
     const att = (funds: { currency: string; minor: bigint } | undefined, label: string) =>
       implementation().attenuate(root.signed_grant, bob.seed, { subject: carol.did, nonce: nonce(`att-money-${label}`), ...(funds ? { budget_funds: funds } : {}) });
-    expect(await codeOf(att(usd(101n), 'raise'))).toBe('ERR_ATTENUATION_VIOLATION');
-    expect(await codeOf(att(eur(50n), 'eur'))).toBe('ERR_ATTENUATION_VIOLATION');
-    expect(await codeOf(att({ currency: 'usd', minor: 50n }, 'lower-case'))).toBe('ERR_ATTENUATION_VIOLATION');
+    await expectCode(att(usd(101n), 'raise'), 'ERR_ATTENUATION_VIOLATION');
+    await expectCode(att(eur(50n), 'eur'), 'ERR_ATTENUATION_VIOLATION');
+    await expectCode(att({ currency: 'usd', minor: 50n }, 'lower-case'), 'ERR_ATTENUATION_VIOLATION');
     expect(grantOf(await att(usd(100n), 'equal')).grant.budget_funds).toEqual(usd(100n));
     expect(grantOf(await att(usd(40n), 'narrow')).grant.budget_funds).toEqual(usd(40n));
     // a plain attenuation inherits the ceiling unchanged — never silently dropped
@@ -280,7 +280,7 @@ describe('jcp §4.8 properties', () => {
             minted++;
           } catch (e) {
             // the only refusal an honest holder meets is an amplification, on joules or money
-            expect(await codeOf(Promise.reject(e))).toBe('ERR_ATTENUATION_VIOLATION');
+            await expectCode(Promise.reject(e), 'ERR_ATTENUATION_VIOLATION');
             expect(budget_uj > pg.budget_uj || (budget_funds !== undefined && (budget_funds.currency !== 'USD' || budget_funds.minor > pf.minor))).toBe(true);
           }
         }

@@ -3,7 +3,7 @@
 // implementation under test's decisions, or crafted with the oracle, and always judged by its receipt.verify.
 import { describe, expect } from 'vitest';
 import { clauseIt } from '../clause.ts';
-import { codeOf } from '../refusal.ts';
+import { codeOf, expectCode } from '../refusal.ts';
 import { implementation } from '../driver.ts';
 import { alice, bob, cost, frameFor, mallory, nonce, payload, point, rootGrant, steward, TOOL } from '../fixtures.ts';
 import type { DecideFields, DecisionResult, Minted } from '../implementation.ts';
@@ -96,20 +96,20 @@ describe('jcp §8 the envelope', () => {
 
   clauseIt(['jcp/8#steward-is-kid'], 'a wrong steward fails', async () => {
     const { allow } = await R();
-    expect(await codeOf(verify(allow.receipt, mallory.did))).toBe('ERR_RECEIPT_STEWARD_MISMATCH');
+    await expectCode(verify(allow.receipt, mallory.did), 'ERR_RECEIPT_STEWARD_MISMATCH');
     expect((await verify(allow.receipt, steward.did))['steward']).toBe(steward.did);
     const core = coreMap(allow.receipt);
     // mallory seals a copy of the core naming herself as steward: valid for mallory, refused for the expected steward
     const byMallory = resealRaw(withField(core, 'steward', mallory.did), mallory);
     expect((await verify(byMallory))['steward']).toBe(mallory.did);
-    expect(await codeOf(verify(byMallory, steward.did))).toBe('ERR_RECEIPT_STEWARD_MISMATCH');
+    await expectCode(verify(byMallory, steward.did), 'ERR_RECEIPT_STEWARD_MISMATCH');
     // mallory signs a core that still names the real steward: the kid (hers) and the core disagree
     const kidSwap = signSign1(encodeCanonical(core), stewardKid(mallory.did), mallory.seed, defaultEd25519());
-    expect(await codeOf(verify(kidSwap))).toBe('ERR_RECEIPT_STEWARD_MISMATCH');
+    await expectCode(verify(kidSwap), 'ERR_RECEIPT_STEWARD_MISMATCH');
     // the steward's kid over a core signed by mallory's key: the signature fails
     const sigSwap = signSign1(encodeCanonical(core), stewardKid(steward.did), mallory.seed, defaultEd25519());
-    expect(await codeOf(verify(sigSwap))).toBe('ERR_RECEIPT_SIGNATURE_INVALID');
-    expect(await codeOf(verify(sigSwap, steward.did))).toBe('ERR_RECEIPT_SIGNATURE_INVALID');
+    await expectCode(verify(sigSwap), 'ERR_RECEIPT_SIGNATURE_INVALID');
+    await expectCode(verify(sigSwap, steward.did), 'ERR_RECEIPT_SIGNATURE_INVALID');
   });
 
   clauseIt(['jcp/8#coverage-only-when-partial', 'jcp/8#every-decision-sealed'], 'energy_coverage is sealed only when Partial; any other value is refused', async () => {
@@ -118,28 +118,28 @@ describe('jcp §8 the envelope', () => {
     expect((await verify(partial.receipt))['energy_coverage']).toBe('Partial');
     expect(coreMap(partial.receipt).get('energy_coverage')).toBe('Partial');
     expect(coreMap(allow.receipt).has('energy_coverage')).toBe(false);
-    expect(await codeOf(verify(resealRaw(withField(coreMap(allow.receipt), 'energy_coverage', 'Whole'))))).toBe('ERR_RECEIPT_MALFORMED');
+    await expectCode(verify(resealRaw(withField(coreMap(allow.receipt), 'energy_coverage', 'Whole'))), 'ERR_RECEIPT_MALFORMED');
   });
 
   clauseIt(['jcp/11#reject-non-canonical', 'jcp/8#cose-sign1-eddsa'], 'truncated, oversized, mis-tagged and malformed envelopes are refused with typed errors', async () => {
     const { allow } = await R();
     const r = allow.receipt;
     for (let n = 0; n < r.length; n += 7) expect([n, await codeOf(verify(r.slice(0, n)))]).toEqual([n, 'ERR_COSE_MALFORMED']);
-    expect(await codeOf(verify(new Uint8Array(70_000)))).toBe('ERR_COSE_TOO_LARGE');
-    expect(await codeOf(verify(Uint8Array.from([...r, 0])))).toBe('ERR_COSE_MALFORMED');
-    expect(await codeOf(verify(r.slice(1)))).toBe('ERR_COSE_MALFORMED'); // the 0xd2 tag byte dropped
+    await expectCode(verify(new Uint8Array(70_000)), 'ERR_COSE_TOO_LARGE');
+    await expectCode(verify(Uint8Array.from([...r, 0])), 'ERR_COSE_MALFORMED');
+    await expectCode(verify(r.slice(1)), 'ERR_COSE_MALFORMED'); // the 0xd2 tag byte dropped
     const [prot, , pay, sig] = items(r);
     // the oracle's re-encoding of the unchanged items is the receipt itself: the variants below differ only where named
     expect(Buffer.from(envelope([prot, new Map(), pay, sig])).equals(Buffer.from(r))).toBe(true);
-    expect(await codeOf(verify(envelope([prot, new Map(), pay, sig], 98)))).toBe('ERR_COSE_MALFORMED');
-    expect(await codeOf(verify(envelope([prot, new Map(), pay, sig.slice(0, 63)])))).toBe('ERR_SIGNATURE_LENGTH');
-    expect(await codeOf(verify(envelope([prot, new Map(), pay, Uint8Array.from([...sig, 0])])))).toBe('ERR_SIGNATURE_LENGTH');
-    expect(await codeOf(verify(envelope([prot, new Map([[4, stewardKid(steward.did)]]), pay, sig])))).toBe('ERR_COSE_MALFORMED');
-    expect(await codeOf(verify(envelope([prot, new Map(), pay])))).toBe('ERR_COSE_MALFORMED');
+    await expectCode(verify(envelope([prot, new Map(), pay, sig], 98)), 'ERR_COSE_MALFORMED');
+    await expectCode(verify(envelope([prot, new Map(), pay, sig.slice(0, 63)])), 'ERR_SIGNATURE_LENGTH');
+    await expectCode(verify(envelope([prot, new Map(), pay, Uint8Array.from([...sig, 0])])), 'ERR_SIGNATURE_LENGTH');
+    await expectCode(verify(envelope([prot, new Map([[4, stewardKid(steward.did)]]), pay, sig])), 'ERR_COSE_MALFORMED');
+    await expectCode(verify(envelope([prot, new Map(), pay])), 'ERR_COSE_MALFORMED');
     const es256 = encodeCanonical(new Map<CborValue, CborValue>([[1, -7], [4, stewardKid(steward.did)]]));
-    expect(await codeOf(verify(envelope([es256, new Map(), pay, sig])))).toBe('ERR_COSE_UNSUPPORTED_ALG');
+    await expectCode(verify(envelope([es256, new Map(), pay, sig])), 'ERR_COSE_UNSUPPORTED_ALG');
     // a kid that is not the UTF-8 of a did:key names no steward
-    expect(await codeOf(verify(envelope([protectedHeaderBytes(new Uint8Array([1, 2])), new Map(), pay, sig])))).toBe('ERR_RECEIPT_STEWARD_MISMATCH');
+    await expectCode(verify(envelope([protectedHeaderBytes(new Uint8Array([1, 2])), new Map(), pay, sig])), 'ERR_RECEIPT_STEWARD_MISMATCH');
   });
 
   clauseIt(['jcp/8#every-decision-sealed'], 'flipping any single byte of a receipt makes it fail verification with a typed error', async () => {
@@ -162,7 +162,7 @@ describe('jcp §8 payload binding and profile versioning (C23)', () => {
     const { g, allow } = await A();
     const [prot, unprot, , sig] = items(allow.receipt);
     const swapped = encodeCanonical(withField(coreMap(allow.receipt), 'payload_hash', payload('evil-args')));
-    expect(await codeOf(verify(envelope([prot, unprot, swapped, sig])))).toBe('ERR_RECEIPT_SIGNATURE_INVALID');
+    await expectCode(verify(envelope([prot, unprot, swapped, sig])), 'ERR_RECEIPT_SIGNATURE_INVALID');
     // and two decisions differing only in payload seal to different bytes, each naming its payload
     const other = await (await point()).decide(decideFields(g, { frame: frameFor(g, { payload_hash: payload('evil-args') }) }));
     expect(Buffer.from(other.receipt).equals(Buffer.from(allow.receipt))).toBe(false);
@@ -179,8 +179,8 @@ describe('jcp §8 payload binding and profile versioning (C23)', () => {
     expect(core['cost_uj']).toBe(42n);
     expect(core['steward']).toBe(steward.did);
     // a jcp/1 core carrying payload_hash is not a jcp/1 preimage; a jcp/2 core without it is not a jcp/2 preimage
-    expect(await codeOf(verify(resealRaw(withField(v1, 'payload_hash', payload('args')))))).toBe('ERR_RECEIPT_MALFORMED');
-    expect(await codeOf(verify(resealRaw(withField(coreMap(allow.receipt), 'payload_hash', undefined))))).toBe('ERR_RECEIPT_MALFORMED');
+    await expectCode(verify(resealRaw(withField(v1, 'payload_hash', payload('args')))), 'ERR_RECEIPT_MALFORMED');
+    await expectCode(verify(resealRaw(withField(coreMap(allow.receipt), 'payload_hash', undefined))), 'ERR_RECEIPT_MALFORMED');
   });
 
   clauseIt(['jcp/8#refuse-unknown-profile'], 'a profile tag the verifier does not implement is refused, not assumed', async () => {
@@ -189,7 +189,7 @@ describe('jcp §8 payload binding and profile versioning (C23)', () => {
     for (const tag of ['jcp/3', 'jcp/2.1', 'JCP/2', '', 2]) {
       expect([tag, await codeOf(verify(resealRaw(withField(core, 'jcp_receipt', tag))))]).toEqual([tag, 'ERR_RECEIPT_PROFILE_UNKNOWN']);
     }
-    expect(await codeOf(verify(resealRaw(withField(core, 'jcp_receipt', undefined))))).toBe('ERR_RECEIPT_PROFILE_UNKNOWN');
+    await expectCode(verify(resealRaw(withField(core, 'jcp_receipt', undefined))), 'ERR_RECEIPT_PROFILE_UNKNOWN');
   });
 
   clauseIt(['jcp/8#never-mint-jcp1', 'jcp/8#payload-hash-included'], 'every receipt the implementation seals, allow or deny, is jcp/2 with payload_hash', async () => {

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { implementation } from '../driver.ts';
 import { clauseIt } from '../clause.ts';
-import { assertProperty, codeOf } from '../refusal.ts';
+import { assertProperty, codeOf, expectCode } from '../refusal.ts';
 import { fcParams } from '../external-vectors.ts';
 import {
   authorMintPolicy,
@@ -203,11 +203,11 @@ describe('sense §11 surfacing into a running agent (C6)', () => {
   clauseIt(['sense/11.2#wake-refused-without-authority'], 'waking a parked run with no authority, or with one that is not a firing for the recipient, is refused', async () => {
     const { links } = await seal();
     const parked = { ...RUNNING, run_state: 'parked' as const, link: links[0]! };
-    expect(await codeOf(implementation().senseInject(parked))).toBe('ERR_SENSE_WAKE_UNAUTHORIZED');
+    await expectCode(implementation().senseInject(parked), 'ERR_SENSE_WAKE_UNAUTHORIZED');
     // the standing grant itself is no firing; a firing minted for someone else is not the recipient's
-    expect(await codeOf(implementation().senseInject({ ...parked, wake_authority: encodeCanonical(signedGrantToCbor(standing)) }))).toBe('ERR_SENSE_WAKE_UNAUTHORIZED');
+    await expectCode(implementation().senseInject({ ...parked, wake_authority: encodeCanonical(signedGrantToCbor(standing)) }), 'ERR_SENSE_WAKE_UNAUTHORIZED');
     const forBob = createMintLedger().fire({ policy, standing, holder: bob, event_class: WAKE_CLASS, subject: bob.did, nonce: new Uint8Array(16).fill(3) });
-    expect(await codeOf(implementation().senseInject({ ...parked, wake_authority: encodeCanonical(signedGrantToCbor(forBob)) }))).toBe('ERR_SENSE_WAKE_UNAUTHORIZED');
+    await expectCode(implementation().senseInject({ ...parked, wake_authority: encodeCanonical(signedGrantToCbor(forBob)) }), 'ERR_SENSE_WAKE_UNAUTHORIZED');
   });
 
   clauseIt(['sense/11.2#running-and-unpermitted-distinct'], 'an already-running recipient names no authority, in a shape no unpermitted wake can take', async () => {
@@ -216,23 +216,23 @@ describe('sense §11 surfacing into a running agent (C6)', () => {
     expect(running.get('recipient_state')).toBe('running');
     expect(running.has('wake_authority')).toBe(false);
     // a wake nobody permitted never becomes that frame: it is refused
-    expect(await codeOf(implementation().senseInject({ ...RUNNING, run_state: 'parked', link: links[0]! }))).toBe('ERR_SENSE_WAKE_UNAUTHORIZED');
+    await expectCode(implementation().senseInject({ ...RUNNING, run_state: 'parked', link: links[0]! }), 'ERR_SENSE_WAKE_UNAUTHORIZED');
     const woken = frameMap((await implementation().senseInject({ ...RUNNING, run_state: 'parked', wake_authority: WAKE, link: links[0]! })).frame);
     expect(woken.get('recipient_state')).not.toBe(running.get('recipient_state'));
   });
 
   clauseIt(['sense/11.2#hold-refused'], 'a hold is not deliverable', async () => {
     const { links } = await seal();
-    expect(await codeOf(implementation().senseInject({ ...RUNNING, link: links[1]! }))).toBe('ERR_SENSE_HOLD_UNDELIVERABLE');
-    expect(await codeOf(implementation().senseInject({ ...RUNNING, link: links[3]! }))).toBe('ERR_SENSE_HOLD_UNDELIVERABLE');
+    await expectCode(implementation().senseInject({ ...RUNNING, link: links[1]! }), 'ERR_SENSE_HOLD_UNDELIVERABLE');
+    await expectCode(implementation().senseInject({ ...RUNNING, link: links[3]! }), 'ERR_SENSE_HOLD_UNDELIVERABLE');
   });
 
   clauseIt(['sense/11.2#author-not-recipient', 'sense/11#refuse-recipient-authoring'], 'the recipient cannot be the author of an observation delivered to it', async () => {
     // carol seals her own "surfacing" and tries to deliver it to herself
     const own = await seal(carol.seed);
-    expect(await codeOf(implementation().senseInject({ ...RUNNING, link: own.links[0]! }))).toBe('ERR_SENSE_SELF_AUTHORED');
+    await expectCode(implementation().senseInject({ ...RUNNING, link: own.links[0]! }), 'ERR_SENSE_SELF_AUTHORED');
     // and authoring the injected kind directly is refused
-    expect(await codeOf(implementation().senseAgentAuthor('injected_observation'))).toBe('ERR_SENSE_SELF_AUTHORED');
+    await expectCode(implementation().senseAgentAuthor('injected_observation'), 'ERR_SENSE_SELF_AUTHORED');
   });
 
   clauseIt(['sense/11#kind-not-offered-for-authoring'], 'the injected kind is not offered to the agent as something it may author', async () => {
@@ -244,7 +244,7 @@ describe('sense §11 surfacing into a running agent (C6)', () => {
   clauseIt(['sense/11.2#zero-priced-refused'], 'a delivery priced at zero is refused, whatever its provenance', async () => {
     const { links } = await seal();
     for (const provenance of ['Estimator', 'ModelBased', 'HwShunt']) {
-      expect(await codeOf(implementation().senseInject({ ...RUNNING, link: links[0]!, delivery: { uj: 0n, provenance } }))).toBe('ERR_SENSE_DELIVERY_UNPRICED');
+      await expectCode(implementation().senseInject({ ...RUNNING, link: links[0]!, delivery: { uj: 0n, provenance } }), 'ERR_SENSE_DELIVERY_UNPRICED');
     }
     expect(await codeOf(implementation().senseInject({ ...RUNNING, link: links[0]!, delivery: { uj: 1n, provenance: 'Estimator' } }))).toBe('accepted');
   });
@@ -273,6 +273,6 @@ describe('sense §11 surfacing into a running agent (C6)', () => {
     const c = new Map(coreOf(links[0]!));
     c.set('trust', 'Attested');
     const retagged = encodeCanonical({ core: c, sig: sigOf(links[0]!) } as never);
-    expect(await codeOf(implementation().senseInject({ ...RUNNING, link: retagged }))).toBe('ERR_SENSE_LINK_SIGNATURE_INVALID');
+    await expectCode(implementation().senseInject({ ...RUNNING, link: retagged }), 'ERR_SENSE_LINK_SIGNATURE_INVALID');
   });
 });

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { implementation } from '../driver.ts';
 import { clauseIt } from '../clause.ts';
-import { assertProperty, codeOf } from '../refusal.ts';
+import { assertProperty, expectCode } from '../refusal.ts';
 import { fcParams } from '../external-vectors.ts';
 import { blake3, concatBytes, fromHex, sense, toHex } from '../oracle.ts';
 
@@ -94,7 +94,7 @@ describe('sense §2, §3 capture determinism and provenance (C1, C2)', () => {
 
   clauseIt(['sense/2#event-id-binds-source-trust'], 'an event of no known class or trust level is refused, never re-tagged', async () => {
     for (const bad of [{ source: 'inotify' }, { source: 'vendor:1023' }, { trust: 'Trusted' }, { trust: 'attested' }]) {
-      expect(await codeOf(implementation().senseEventId(asInput({ ...SESSION[0]!, ...bad })))).toBe('ERR_SENSE_EVENT_MALFORMED');
+      await expectCode(implementation().senseEventId(asInput({ ...SESSION[0]!, ...bad })), 'ERR_SENSE_EVENT_MALFORMED');
     }
   });
 
@@ -242,9 +242,9 @@ describe('sense §5 the attention budget (C3)', () => {
   });
 
   clauseIt(['sense/5#decision-deterministic'], 'a malformed signal is refused', async () => {
-    expect(await codeOf(implementation().senseDetect('anger', [1n]))).toBe('ERR_SENSE_SIGNAL_MALFORMED');
-    expect(await codeOf(implementation().senseDetect('salience', [SCALE_PPM + 1n]))).toBe('ERR_SENSE_SIGNAL_MALFORMED');
-    expect(await codeOf(implementation().senseGate([{ probe: 'salience', score: 1n }], { ...IDLE, engagement_ppm: SCALE_PPM + 1n }, 1n, 1n))).toBe('ERR_SENSE_SIGNAL_MALFORMED');
+    await expectCode(implementation().senseDetect('anger', [1n]), 'ERR_SENSE_SIGNAL_MALFORMED');
+    await expectCode(implementation().senseDetect('salience', [SCALE_PPM + 1n]), 'ERR_SENSE_SIGNAL_MALFORMED');
+    await expectCode(implementation().senseGate([{ probe: 'salience', score: 1n }], { ...IDLE, engagement_ppm: SCALE_PPM + 1n }, 1n, 1n), 'ERR_SENSE_SIGNAL_MALFORMED');
   });
 });
 

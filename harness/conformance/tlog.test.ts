@@ -15,7 +15,7 @@ import { implementation } from '../driver.ts';
 import { fcParams } from '../external-vectors.ts';
 import { bob, cost, frameFor, mallory, nonce, point, rootGrant, steward } from '../fixtures.ts';
 import type { DecideFields, LogEntryResult, Minted } from '../implementation.ts';
-import { assertProperty, codeOf } from '../refusal.ts';
+import { assertProperty, expectCode } from '../refusal.ts';
 import { blake3, decodeCanonical, encodeCanonical, nodeEd25519, toHex, type CborValue, type KeyPair } from '../oracle.ts';
 
 const SIGNED = 'jouleclaw/22.2#head-signed-across-boundary';
@@ -157,7 +157,7 @@ describe('jouleclaw §22 transparency log (C-TLOG)', () => {
     const flipped = root.slice();
     flipped[31]! ^= 1;
     for (const bad of [withField(h, 'size', 4n), withField(h, 'root', toHex(flipped)), withField(h, 'timestamp', 8n)]) {
-      expect(await codeOf(impl.verifyTreeHead(bad, steward.did))).toBe('ERR_TLOG_HEAD_SIGNATURE_INVALID');
+      await expectCode(impl.verifyTreeHead(bad, steward.did), 'ERR_TLOG_HEAD_SIGNATURE_INVALID');
     }
     // signatures by the right key over bytes other than §22.2's: no separator, the leaf separator, no timestamp,
     // little-endian widths, the root alone
@@ -172,7 +172,7 @@ describe('jouleclaw §22 transparency log (C-TLOG)', () => {
       root,
     ];
     for (const pre of others) {
-      expect(await codeOf(impl.verifyTreeHead(craftHead(3n, root, 7n, steward, steward.did, pre), steward.did))).toBe('ERR_TLOG_HEAD_SIGNATURE_INVALID');
+      await expectCode(impl.verifyTreeHead(craftHead(3n, root, 7n, steward, steward.did, pre), steward.did), 'ERR_TLOG_HEAD_SIGNATURE_INVALID');
     }
   });
 
@@ -182,18 +182,18 @@ describe('jouleclaw §22 transparency log (C-TLOG)', () => {
     // signed honestly by mallory, naming mallory: attributable, but to a party that did not make the decisions
     const byMallory = craftHead(2n, root, 9n, mallory);
     expect(await impl.verifyTreeHead(byMallory, mallory.did)).toEqual({ size: 2n, root, timestamp: 9n }); // a well-formed head…
-    expect(await codeOf(impl.verifyTreeHead(byMallory, steward.did))).toBe('ERR_TLOG_HEAD_WRONG_KEY'); // …of the wrong key
-    expect(await codeOf(impl.verifyLogInclusion(byMallory, steward.did, receipts[1]!, 1n, specPath(1, receipts)))).toBe('ERR_TLOG_HEAD_WRONG_KEY');
+    await expectCode(impl.verifyTreeHead(byMallory, steward.did), 'ERR_TLOG_HEAD_WRONG_KEY'); // …of the wrong key
+    await expectCode(impl.verifyLogInclusion(byMallory, steward.did, receipts[1]!, 1n, specPath(1, receipts)), 'ERR_TLOG_HEAD_WRONG_KEY');
     // signed by mallory while naming the steward
-    expect(await codeOf(impl.verifyTreeHead(craftHead(2n, root, 9n, mallory, steward.did), steward.did))).toBe('ERR_TLOG_HEAD_SIGNATURE_INVALID');
+    await expectCode(impl.verifyTreeHead(craftHead(2n, root, 9n, mallory, steward.did), steward.did), 'ERR_TLOG_HEAD_SIGNATURE_INVALID');
     // the steward's heads, checked against another expected sealer
-    expect(await codeOf(impl.verifyTreeHead(entries[1]!.head, mallory.did))).toBe('ERR_TLOG_HEAD_WRONG_KEY');
+    await expectCode(impl.verifyTreeHead(entries[1]!.head, mallory.did), 'ERR_TLOG_HEAD_WRONG_KEY');
     // reading taken (impl/jouleclaw/tlog.ts): a log refuses receipts sealed by any key but its own, so its heads never
     // commit another party's decisions
     const other = await implementation().newPoint(mallory.seed);
     const foreign = await other.decide(allowReq(g, 1n));
     const log = await impl.newLog(steward.seed);
-    expect(await codeOf(log.append(foreign.receipt, 1n))).toBe('ERR_TLOG_ENTRY_FOREIGN');
+    await expectCode(log.append(foreign.receipt, 1n), 'ERR_TLOG_ENTRY_FOREIGN');
     expect((await log.append(receipts[0]!, 2n)).index).toBe(0n); // the log was left as it was
   });
 
@@ -207,15 +207,15 @@ describe('jouleclaw §22 transparency log (C-TLOG)', () => {
       const proof = specPath(i, receipts);
       await impl.verifyLogInclusion(final, steward.did, r, BigInt(i), proof); // the signed head: the proof closes
       for (const head of unsigned) {
-        expect(await codeOf(impl.verifyLogInclusion(head, steward.did, r, BigInt(i), proof))).toBe('ERR_TLOG_HEAD_UNSIGNED');
+        await expectCode(impl.verifyLogInclusion(head, steward.did, r, BigInt(i), proof), 'ERR_TLOG_HEAD_UNSIGNED');
       }
     }
-    for (const head of unsigned) expect(await codeOf(impl.verifyTreeHead(head, steward.did))).toBe('ERR_TLOG_HEAD_UNSIGNED');
+    for (const head of unsigned) await expectCode(impl.verifyTreeHead(head, steward.did), 'ERR_TLOG_HEAD_UNSIGNED');
     const first = entries[2]!.head;
     const cproof = specSubproof(3, receipts, true);
     await impl.verifyLogConsistency(first, final, steward.did, cproof);
-    expect(await codeOf(impl.verifyLogConsistency(withField(readHead(first), 'signature', undefined), final, steward.did, cproof))).toBe('ERR_TLOG_HEAD_UNSIGNED');
-    expect(await codeOf(impl.verifyLogConsistency(first, unsigned[0]!, steward.did, cproof))).toBe('ERR_TLOG_HEAD_UNSIGNED');
+    await expectCode(impl.verifyLogConsistency(withField(readHead(first), 'signature', undefined), final, steward.did, cproof), 'ERR_TLOG_HEAD_UNSIGNED');
+    await expectCode(impl.verifyLogConsistency(first, unsigned[0]!, steward.did, cproof), 'ERR_TLOG_HEAD_UNSIGNED');
     expect(n).toBe(MIX.length);
   });
 
@@ -235,8 +235,8 @@ describe('jouleclaw §22 transparency log (C-TLOG)', () => {
     ];
     for (const [why, root] of roots) {
       const bad = withField(h, 'root', root);
-      expect(await codeOf(impl.verifyTreeHead(bad, steward.did)), why).toBe('ERR_TLOG_ROOT_MALFORMED');
-      expect(await codeOf(impl.verifyLogInclusion(bad, steward.did, receipts[1]!, 1n, specPath(1, receipts))), why).toBe('ERR_TLOG_ROOT_MALFORMED');
+      await expectCode(impl.verifyTreeHead(bad, steward.did), 'ERR_TLOG_ROOT_MALFORMED', why);
+      await expectCode(impl.verifyLogInclusion(bad, steward.did, receipts[1]!, 1n, specPath(1, receipts)), 'ERR_TLOG_ROOT_MALFORMED', why);
     }
   });
 
@@ -258,8 +258,8 @@ describe('jouleclaw §22 transparency log (C-TLOG)', () => {
       // the same proof does not close for a receipt with other bytes (two like denials seal identical receipts, and
       // identical leaves share proofs, so "another" means other bytes), nor at another index
       const other = receipts.find((r) => toHex(r) !== toHex(receipts[i]!))!;
-      expect(await codeOf(impl.verifyLogInclusion(final, steward.did, other, BigInt(i), proof))).toBe('ERR_TLOG_INCLUSION_INVALID');
-      expect(await codeOf(impl.verifyLogInclusion(final, steward.did, receipts[i]!, BigInt((i + 1) % n), proof))).toBe('ERR_TLOG_INCLUSION_INVALID');
+      await expectCode(impl.verifyLogInclusion(final, steward.did, other, BigInt(i), proof), 'ERR_TLOG_INCLUSION_INVALID');
+      await expectCode(impl.verifyLogInclusion(final, steward.did, receipts[i]!, BigInt((i + 1) % n), proof), 'ERR_TLOG_INCLUSION_INVALID');
     }
     const verdicts = await Promise.all(receipts.map(async (r) => (await impl.verifyReceipt(r, steward.did))['verdict']));
     expect(verdicts).toEqual([...MIX]);
@@ -320,11 +320,11 @@ describe('jouleclaw §22 transparency log (C-TLOG)', () => {
           if (ip.length > 0) {
             const bad = ip.map((x) => x.slice());
             bad[flipSeed % bad.length]![(flipSeed >> 5) % 32]! ^= 1 << (flipSeed % 8);
-            expect(await codeOf(impl.verifyLogInclusion(final, steward.did, entries[i]!, BigInt(i), bad))).toBe('ERR_TLOG_INCLUSION_INVALID');
+            await expectCode(impl.verifyLogInclusion(final, steward.did, entries[i]!, BigInt(i), bad), 'ERR_TLOG_INCLUSION_INVALID');
           }
           const badEntry = entries[i]!.slice();
           badEntry[flipSeed % badEntry.length]! ^= 1;
-          expect(await codeOf(impl.verifyLogInclusion(final, steward.did, badEntry, BigInt(i), ip))).toBe('ERR_TLOG_INCLUSION_INVALID');
+          await expectCode(impl.verifyLogInclusion(final, steward.did, badEntry, BigInt(i), ip), 'ERR_TLOG_INCLUSION_INVALID');
           // consistency from a random earlier head
           const m = 1 + (mSeed % n);
           const cp = await log.consistency(BigInt(m), BigInt(n));
@@ -333,7 +333,7 @@ describe('jouleclaw §22 transparency log (C-TLOG)', () => {
           if (cp.length > 0) {
             const bad = cp.map((x) => x.slice());
             bad[flipSeed % bad.length]![(flipSeed >> 5) % 32]! ^= 1 << (flipSeed % 8);
-            expect(await codeOf(impl.verifyLogConsistency(heads[m - 1]!, final, steward.did, bad))).toBe('ERR_TLOG_CONSISTENCY_INVALID');
+            await expectCode(impl.verifyLogConsistency(heads[m - 1]!, final, steward.did, bad), 'ERR_TLOG_CONSISTENCY_INVALID');
           }
         },
       ),

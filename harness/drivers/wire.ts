@@ -151,7 +151,8 @@ async function inProcessTarget(): Promise<WireTarget> {
 export function wireTarget(): Promise<WireTarget> {
   const url = process.env['JCP_ENDPOINT'];
   // A stdio testee is not an endpoint: testing the reference's endpoint in its place would credit the testee with the
-  // reference's wire. Its wire tests read "unimplemented" until it is certified through --endpoint.
+  // reference's wire. Its wire tests read "not applicable" (no class requires the pseudo-operation `wire` of a stdio
+  // testee, harness/protocol/claims.ts) until it is certified through --endpoint.
   if (!url && process.env['JCP_TESTEE']) {
     return Promise.reject(new UnimplementedError('wire', 'the jcp/1 wire is certified through --endpoint (a live socket); this run has a stdio testee and no endpoint'));
   }
@@ -187,7 +188,7 @@ export function wireTransport(url: string): Transport {
       } catch (e) {
         throw new TesteeFailure('crash', `cannot connect to the endpoint ${url}: ${e instanceof Error ? e.message : String(e)}`);
       }
-      info = { name: `jcp/1 endpoint ${url}`, version: '', protocol: PROTOCOL_VERSION, claims, features: ['wire:jcp/1'] };
+      info = { name: `jcp/1 endpoint ${url}`, version: '', protocol: PROTOCOL_VERSION, claims, features: [] };
       return info;
     },
     async request(op: string, _args: CborInput): Promise<CborMap> {

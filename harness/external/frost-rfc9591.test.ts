@@ -3,12 +3,12 @@
 // different nonce randomness, so a different signature). Given the vector's shares and round-one nonce randomness,
 // the round-one commitments, the round-two signature shares and the final signature must be byte-exact, and the final
 // signature must verify as a plain Ed25519 signature under the group key (jcp §2.2: "the group key is an ordinary
-// Ed25519 verifying key"). Read in place from ../shared/external-vectors/frost/ (never copied).
+// Ed25519 verifying key"). Read from vectors/external/frost/.
 import { expect } from 'vitest';
 import { clauseIt } from '../clause.ts';
 import { implementation } from '../driver.ts';
 import { describeWithShared, readVectorJson } from '../external-vectors.ts';
-import { codeOf } from '../refusal.ts';
+import { expectCode } from '../refusal.ts';
 import { fromHexLoose, nodeEd25519, toHex } from '../oracle.ts';
 
 interface FrostVector {
@@ -77,7 +77,7 @@ describeWithShared('vectors', 'FROST(Ed25519, SHA-512) transcripts (RFC 9591)', 
       expect(nodeEd25519.verify(sig, message, group.group_public_key)).toBe(true);
       expect(await impl.verify(group.group_public_key, Uint8Array.of(...message, 0), sig)).toBe(false);
       for (const s of signers) {
-        expect(await codeOf(impl.thresholdSign(group, [s], message, randomness.filter((x) => x.identifier === s.identifier)))).toBe('ERR_THRESHOLD_TOO_FEW_SIGNERS');
+        await expectCode(impl.thresholdSign(group, [s], message, randomness.filter((x) => x.identifier === s.identifier)), 'ERR_THRESHOLD_TOO_FEW_SIGNERS');
       }
     });
   }

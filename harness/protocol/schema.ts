@@ -83,8 +83,8 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     about: 'handshake',
     args: { map: { protocol: 'text', suite: 'text' } },
     result: {
-      map: { name: 'text', version: 'text', protocol: 'text', language: 'text', claims: { array: 'text' }, features: { array: 'text' } },
-      optional: ['language', 'features'],
+      map: { name: 'text', version: 'text', protocol: 'text', language: 'text', claims: { array: 'text' }, features: { array: 'text' }, readings: { textMap: 'text' } },
+      optional: ['language', 'features', 'readings'],
     },
   },
   'identity.from-seed': { about: 'jcp §2', args: { map: { seed: 'bytes32' } }, result: { map: { public_key: 'bytes32', did: did } } },

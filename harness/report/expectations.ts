@@ -23,7 +23,26 @@ export const MAX_GLOB_MATCHES = 20;
 /** Outcomes that count as passing. */
 export const PASSING = new Set(['passed']);
 /** Outcomes that are not failures of the implementation but are not passes either. */
-export const NEUTRAL = new Set(['not claimed']);
+export const NEUTRAL = new Set(['not claimed', 'not applicable', 'acceptable']);
+/** Outcomes of a testee failing as a program: unexpected whatever the test's grade. */
+export const PROGRAM_FAULTS = new Set(['timeout', 'crash', 'errored']);
+
+/** How results are graded for this run: whether the testee claims the suite's byte contract (the `byte-contract` feature). */
+export interface Grading {
+  readonly byteContract: boolean;
+}
+
+/**
+ * Whether a result that is neither passing nor neutral fails the run (harness/PROTOCOL.md "Grades"): a program fault
+ * always; otherwise a spec-graded result always, a byte-contract one only when the testee claims the byte contract,
+ * a SHOULD / MAY / open-point one never (it is reported under its grade).
+ */
+export function countsAgainst(l: Pick<TestLine, 'outcome' | 'grade'>, g: Grading): boolean {
+  if (PASSING.has(l.outcome) || NEUTRAL.has(l.outcome)) return false;
+  if (PROGRAM_FAULTS.has(l.outcome)) return true;
+  if (l.grade === 'bytes') return g.byteContract;
+  return l.grade !== 'open';
+}
 
 /** Why an expectation file was refused; the message names the file. */
 export class ExpectationFileError extends Error {
@@ -80,14 +99,13 @@ export interface ExpectationProblems {
 }
 
 /** Applies expectations to test lines. */
-export function judge(lines: readonly TestLine[], file?: ExpectationFile): { judged: Judged[]; problems: ExpectationProblems } {
+export function judge(lines: readonly TestLine[], file?: ExpectationFile, grading: Grading = { byteContract: true }): { judged: Judged[]; problems: ExpectationProblems } {
   const entries = (file?.expectations ?? []).map((e) => ({ e, re: globToRegExp(e.test), hits: 0 }));
   const judged = lines.map((l): Judged => {
     const hit = entries.find((x) => (x.e.test.includes('*') ? x.re.test(l.id) : x.e.test === l.id));
     if (hit) hit.hits++;
     const passing = PASSING.has(l.outcome);
-    const neutral = NEUTRAL.has(l.outcome);
-    if (!hit) return { ...l, unexpected: !passing && !neutral };
+    if (!hit) return { ...l, unexpected: countsAgainst(l, grading) };
     const expected = hit.e.outcome ?? 'failed';
     // an expected failure that now passes is unexpected too: the entry must be removed
     const matches = l.outcome === expected;
@@ -103,11 +121,11 @@ export function judge(lines: readonly TestLine[], file?: ExpectationFile): { jud
 }
 
 /** The expectation file that would make the current results pass: one entry per test that did not pass, for review. */
-export function expectationsFor(lines: readonly TestLine[], previous?: ExpectationFile): ExpectationFile {
+export function expectationsFor(lines: readonly TestLine[], previous?: ExpectationFile, grading: Grading = { byteContract: true }): ExpectationFile {
   const reasons = new Map((previous?.expectations ?? []).map((e) => [e.test, e]));
   return {
     expectations: lines
-      .filter((l) => !PASSING.has(l.outcome) && !NEUTRAL.has(l.outcome) && l.outcome !== 'expected failure')
+      .filter((l) => countsAgainst(l, grading) && l.outcome !== 'expected failure')
       .map((l) => {
         const old = reasons.get(l.id);
         return { test: l.id, outcome: l.outcome, reason: old?.reason ?? `TODO: why does this ${l.outcome}? (${(l.error ?? '').split('\n')[0]?.slice(0, 120) ?? ''})`, ...(old?.issue ? { issue: old.issue } : {}) };

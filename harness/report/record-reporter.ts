@@ -2,7 +2,7 @@
 // record (harness/report/record.ts adds the header and footer). Non-conformance tests (no clause ids) are left out.
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
-import { classesOfClauses, clausesOf, levelOfClauses } from '../clause.ts';
+import { classesOfClauses, clausesOf, gradeOfClauses, levelOfClauses, type Grade } from '../clause.ts';
 
 /** One test's line in the primary record. */
 export interface TestLine {
@@ -13,7 +13,15 @@ export interface TestLine {
   readonly clauses: readonly string[];
   readonly classes: readonly string[];
   readonly level: string;
+  /** What the result is graded on (harness/PROTOCOL.md "Grades"): spec, bytes (the byte contract) or open. */
+  readonly grade: Grade;
   readonly outcome: string;
+  /** Why the test did not pass or fail: the testee's own reason for `unimplemented`, why it is not applicable or acceptable. */
+  readonly reason?: string;
+  /** Byte-contract differences a spec-graded test noted (the testee does not claim the byte contract). */
+  readonly contract?: readonly string[];
+  /** Sub-checks left out, each with why. */
+  readonly notes?: readonly string[];
   readonly duration_ms?: number;
   readonly error?: string;
   readonly transcript?: Readonly<Record<string, string>>;
@@ -76,6 +84,9 @@ export default class RecordReporter implements Reporter {
     // classes and level come from the clause ids in the name, so a test that failed before its body ran keeps both
     const classes = classesOfClauses(clauses);
     if (meta['outcome'] === 'not selected') return;
+    // certify --classes: a test of no selected class is not part of the run, however it ended (skipped suites included)
+    const selected = process.env['JCP_CLASSES']?.split(',').filter(Boolean);
+    if (selected && !classes.some((k) => selected.includes(k))) return;
     let outcome = (meta['outcome'] as string | undefined) ?? (r.state === 'passed' ? 'passed' : r.state === 'failed' ? 'failed' : 'skipped');
     // a test that failed before recording an outcome (e.g. in a hook) is a failure, never a pass
     if (r.state === 'failed' && outcome === 'passed') outcome = 'failed';
@@ -89,7 +100,11 @@ export default class RecordReporter implements Reporter {
       clauses,
       classes,
       level: levelOfClauses(clauses),
+      grade: (meta['grade'] as Grade | undefined) ?? gradeOfClauses(clauses),
       outcome,
+      ...(typeof meta['reason'] === 'string' ? { reason: meta['reason'] } : {}),
+      ...(Array.isArray(meta['contract']) ? { contract: meta['contract'] as string[] } : {}),
+      ...(Array.isArray(meta['notes']) ? { notes: meta['notes'] as string[] } : {}),
       ...(test.diagnostic()?.duration !== undefined ? { duration_ms: Math.round(test.diagnostic()!.duration) } : {}),
       ...(error ? { error } : {}),
       ...(meta['transcript'] ? { transcript: meta['transcript'] as Record<string, string> } : {}),

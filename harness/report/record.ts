@@ -36,39 +36,64 @@ export interface Footer {
 export interface ClassRow {
   readonly class: string;
   readonly claimed: boolean;
-  /** Counts of MUST-level tests by outcome. */
+  /** Counts of spec-graded tests by outcome: the class passes or fails on these alone. */
   readonly must: Readonly<Record<string, number>>;
-  /** Counts of SHOULD/MAY-level and open-point tests by outcome (graded apart). */
+  /** Counts of byte-contract tests by outcome (harness/PROTOCOL.md "Grades"). */
+  readonly bytes: Readonly<Record<string, number>>;
+  /** Byte-contract differences: byte-contract tests that did not pass, and differences spec-graded tests noted. */
+  readonly contract_differences: number;
+  /** Counts of SHOULD / MAY / open-point tests by outcome (graded apart). */
   readonly should: Readonly<Record<string, number>>;
-  readonly verdict: 'PASS' | 'FAIL' | 'PARTIAL' | 'NOT CLAIMED' | 'NOT TESTED';
+  readonly verdict: 'PASS' | 'FAIL' | 'PARTIAL' | 'NOT CLAIMED' | 'NOT TESTED' | 'NOT APPLICABLE';
 }
-
-const MUSTISH = new Set(['MUST', 'MUST NOT', 'REQUIRED']);
 
 /** Every JCP class the spec defines, listed in every table whether tested or not. */
 export const JCP_CLASSES = [...Array.from({ length: 26 }, (_, i) => `jcp:C${i + 1}`), 'jcp:C-neg'];
 
-/** Per-class verdicts from judged test lines. */
-export function classRows(judged: readonly Judged[], claims: readonly string[]): ClassRow[] {
+const PROGRAM_FAULTS = new Set(['timeout', 'crash', 'errored']);
+const NEUTRAL = new Set(['not claimed', 'not applicable', 'acceptable']);
+
+/**
+ * Per-class verdicts from judged test lines. A class passes or fails on its spec-graded tests (on all its tests when
+ * it has none): FAIL on an unexpected result there or a program fault anywhere; NOT APPLICABLE when none of them
+ * passed and none failed; PARTIAL when some did not pass but were expected not to; else PASS. `requested` (certify
+ * --classes) limits the rows to those classes.
+ */
+export function classRows(judged: readonly Judged[], claims: readonly string[], requested?: readonly string[]): ClassRow[] {
   const seen = new Set(judged.flatMap((t) => t.classes));
-  const order = [...new Set([...JCP_CLASSES, ...[...seen].sort()])];
+  const order = requested ? [...requested] : [...new Set([...JCP_CLASSES, ...[...seen].sort()])];
   return order.map((k) => {
     const tests = judged.filter((t) => t.classes.includes(k));
     const must: Record<string, number> = {};
+    const bytes: Record<string, number> = {};
     const should: Record<string, number> = {};
+    let contract_differences = 0;
     for (const t of tests) {
-      const bucket = MUSTISH.has(t.level) ? must : should;
+      const grade = t.grade ?? 'spec';
+      const bucket = grade === 'spec' ? must : grade === 'bytes' ? bytes : should;
       bucket[t.outcome] = (bucket[t.outcome] ?? 0) + 1;
+      if (grade === 'bytes' && t.outcome !== 'passed' && !NEUTRAL.has(t.outcome)) contract_differences++;
+      contract_differences += t.contract?.length ?? 0;
     }
     const claimed = claims.includes(k);
+    const spec = tests.filter((t) => (t.grade ?? 'spec') === 'spec');
+    const relevant = spec.length ? spec : tests;
     let verdict: ClassRow['verdict'];
     if (tests.length === 0) verdict = 'NOT TESTED';
     else if (!claimed) verdict = 'NOT CLAIMED';
-    else if (tests.some((t) => t.unexpected)) verdict = 'FAIL';
-    else if (tests.some((t) => t.outcome !== 'passed' && t.outcome !== 'not claimed')) verdict = 'PARTIAL';
+    else if (relevant.some((t) => t.unexpected) || tests.some((t) => PROGRAM_FAULTS.has(t.outcome) && t.unexpected)) verdict = 'FAIL';
+    else if (!relevant.some((t) => t.outcome === 'passed')) verdict = relevant.some((t) => t.outcome === 'expected failure') ? 'PARTIAL' : 'NOT APPLICABLE';
+    else if (relevant.some((t) => t.outcome !== 'passed' && !NEUTRAL.has(t.outcome))) verdict = 'PARTIAL';
     else verdict = 'PASS';
-    return { class: k, claimed, must, should, verdict };
+    return { class: k, claimed, must, bytes, contract_differences, should, verdict };
   });
+}
+
+/** The byte-contract column: whether the class's bytes and codes are the suite's. */
+export function contractCell(r: ClassRow): string {
+  const ran = Object.values(r.bytes).reduce((a, b) => a + b, 0);
+  if (r.contract_differences > 0) return `${r.contract_differences} difference(s): does not interoperate byte for byte with the published vectors`;
+  return ran > 0 || Object.keys(r.must).length > 0 ? 'as the published vectors' : '—';
 }
 
 const fmt = (c: Readonly<Record<string, number>>) =>
@@ -79,8 +104,11 @@ const fmt = (c: Readonly<Record<string, number>>) =>
 
 /** The closing table for a terminal. */
 export function terminalTable(rows: readonly ClassRow[]): string {
-  const lines = ['class         verdict       MUST-level tests                      SHOULD/MAY/open-point tests'];
-  for (const r of rows) lines.push(`${r.class.padEnd(13)} ${r.verdict.padEnd(13)} ${fmt(r.must).padEnd(37)} ${fmt(r.should)}`);
+  const lines = ['class         verdict        spec grade (MUST)                     byte contract                SHOULD/MAY/open point'];
+  for (const r of rows) {
+    const bytes = r.contract_differences > 0 ? `${r.contract_differences} difference(s)` : fmt(r.bytes);
+    lines.push(`${r.class.padEnd(13)} ${r.verdict.padEnd(14)} ${fmt(r.must).padEnd(37)} ${bytes.padEnd(28)} ${fmt(r.should)}`);
+  }
   return lines.join('\n');
 }
 
@@ -92,14 +120,26 @@ export function markdownSummary(header: Header, footer: Footer, rows: readonly C
     `Suite ${header.suite.name} ${header.suite.version}, protocol ${header.protocol}, driver: ${header.testee.driver}, seed ${header.seed}${header.property_runs !== undefined ? `, ${header.property_runs} differential sequences per property` : ''}.`,
     `Result: **${footer.unexpected === 0 && footer.complete ? 'no unexpected results' : `${footer.unexpected} unexpected result(s)`}** — ${fmt(footer.counts)}.`,
     '',
-    '| class | verdict | MUST-level | SHOULD / MAY / open point |',
-    '| --- | --- | --- | --- |',
-    ...rows.map((r) => `| ${r.class} | ${r.verdict} | ${fmt(r.must)} | ${fmt(r.should)} |`),
+    'A class passes or fails on its spec grade alone (the spec\'s own normative words). The byte contract (layouts and ERR_ codes the suite fixes so implementations interoperate) and SHOULD / MAY / open points are graded apart (harness/PROTOCOL.md "Grades").',
+    '',
+    '| class | verdict | spec grade (MUST) | byte contract | SHOULD / MAY / open point |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows.map((r) => `| ${r.class} | ${r.verdict} | ${fmt(r.must)} | ${contractCell(r)}${Object.keys(r.bytes).length ? ` (${fmt(r.bytes)})` : ''} | ${fmt(r.should)} |`),
   ];
   const bad = judged.filter((t) => t.unexpected);
   if (bad.length) {
     out.push('', '## Unexpected results', '');
-    for (const t of bad) out.push(`- \`${t.id}\` — ${t.outcome}${t.expected ? ` (expected ${t.expected})` : ''}: ${(t.error ?? '').split('\n')[0]}`);
+    for (const t of bad) out.push(`- \`${t.id}\` — ${t.outcome}, ${t.grade ?? 'spec'} grade${t.expected ? ` (expected ${t.expected})` : ''}: ${(t.error ?? t.reason ?? '').split('\n')[0]}`);
+  }
+  const differing = judged.filter((t) => t.contract?.length || ((t.grade ?? 'spec') === 'bytes' && t.outcome !== 'passed' && !NEUTRAL.has(t.outcome) && !t.unexpected));
+  if (differing.length) {
+    out.push('', '## Byte-contract differences (not spec failures)', '');
+    for (const t of differing) out.push(`- \`${t.id}\`: ${(t.contract ?? [(t.error ?? t.outcome).split('\n')[0]]).join('; ')}`);
+  }
+  const inapplicable = judged.filter((t) => t.outcome === 'not applicable' || t.outcome === 'acceptable');
+  if (inapplicable.length) {
+    out.push('', '## Not applicable and acceptable', '');
+    for (const t of inapplicable) out.push(`- \`${t.id}\` — ${t.outcome}: ${t.reason ?? ''}`);
   }
   if (footer.expectation_problems.unmatched.length || footer.expectation_problems.tooBroad.length) {
     out.push('', '## Expectation file problems', '');
@@ -155,7 +195,7 @@ export function writeAllure(dir: string, judged: readonly Judged[], uuidOf: (id:
           { name: 'suite', value: t.classes[0] ?? 'unclassed' },
           { name: 'subSuite', value: t.clauses[0] ?? '' },
           ...t.clauses.map((c) => ({ name: 'tag', value: c })),
-          { name: 'severity', value: MUSTISH.has(t.level) ? 'critical' : 'normal' },
+          { name: 'severity', value: (t.grade ?? 'spec') === 'spec' ? 'critical' : 'normal' },
         ],
         parameters: [],
         start: 0,

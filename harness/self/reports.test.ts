@@ -16,7 +16,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-reports-'));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
-const line = (id: string, outcome: string, classes = ['jcp:C1']): TestLine => ({ type: 'test', id, file: 'f', title: id, clauses: ['jcp/7#expired'], classes, level: 'MUST', outcome });
+const line = (id: string, outcome: string, classes = ['jcp:C1']): TestLine => ({ type: 'test', id, file: 'f', title: id, clauses: ['jcp/7#expired'], classes, level: 'MUST', grade: 'spec', outcome });
 
 describe('expectations', () => {
   it('grades unexpected failures and passes, expected failures, and neutral outcomes', () => {

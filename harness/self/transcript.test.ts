@@ -44,7 +44,7 @@ const header = (driver: string): Header => ({
   classes_requested: ['jcp:C3'],
   started_at: '',
 });
-const line = (id: string, outcome: string): TestLine => ({ type: 'test', id, file: 'f.test.ts', title: id, clauses: ['x'], classes: [id.split('|')[0]!], level: 'MUST', outcome });
+const line = (id: string, outcome: string): TestLine => ({ type: 'test', id, file: 'f.test.ts', title: id, clauses: ['x'], classes: [id.split('|')[0]!], level: 'MUST', grade: 'spec', outcome });
 
 /** Drives the same short session over `impl`: a mint, a point, an allow, a budget deny, the spend, the metered path, a refusal. */
 async function session(impl: Implementation, setTest: (id: string) => void): Promise<void> {

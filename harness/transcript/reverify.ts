@@ -101,8 +101,10 @@ function explain(recorded: string, own: readonly Comparison[], all: readonly Com
 
 /** The judged line certify would have written for `outcome`, under the same expectation. */
 function rejudgedLine(t: TranscriptTest, outcome: string): Judged {
-  const base = { type: 'test' as const, id: t.id, file: t.file, title: t.id, clauses: [], classes: t.classes, level: t.level };
-  if (t.expected === undefined) return { ...base, outcome, unexpected: !PASSING.has(outcome) && !NEUTRAL.has(outcome) };
+  // the transcript keeps no grade: a confirmed outcome keeps the judgement certify recorded, a changed one is judged
+  // as the spec grade judges it
+  const base = { type: 'test' as const, id: t.id, file: t.file, title: t.id, clauses: [], classes: t.classes, level: t.level, grade: 'spec' as const };
+  if (t.expected === undefined) return { ...base, outcome, unexpected: outcome === t.outcome ? t.unexpected === 1 : !PASSING.has(outcome) && !NEUTRAL.has(outcome) };
   const matches = outcome === t.expected;
   return { ...base, outcome: matches ? (PASSING.has(outcome) ? outcome : 'expected failure') : outcome, expected: t.expected, unexpected: !matches };
 }
