@@ -132,6 +132,16 @@ function removeStaleCertificate(reportDir: string): boolean {
   return true;
 }
 
+/**
+ * Why a run earns no certificate, or [] when it does: a certificate claims only what ran, so none for a run that ran
+ * no test, did not complete, or ran no test of a class it was asked for.
+ */
+export function whyNoCertificate(requested: readonly string[] | undefined, tests: ReadonlyArray<{ readonly classes: readonly string[] }>, complete: boolean): string[] {
+  if (tests.length === 0) return ['no test ran'];
+  const withoutTests = (requested ?? []).filter((c) => !tests.some((t) => t.classes.includes(c)));
+  return [...(!complete ? ['the run did not complete'] : []), ...(withoutTests.length ? [`no test ran for the requested class(es) ${withoutTests.join(', ')}`] : [])];
+}
+
 /** Says that no certificate was issued, and why; removes a stale one. */
 function noCertificate(reportDir: string, reasons: readonly string[]): void {
   console.log(`✗ no certificate: ${reasons.join('; ')}`);
@@ -267,13 +277,7 @@ export async function certify(a: Parsed): Promise<number> {
   const complete = runCompleted(selected, end);
   if (end && end.broken_files.length) console.log(`✗ test files that failed to load: ${end.broken_files.join(', ')}`);
   if (end && end.unhandled) console.log(`✗ ${end.unhandled} error(s) outside any test: see the output above`);
-  // a certificate claims only what ran: none for a run that did not complete, ran nothing, or left a requested class untested
-  const withoutTests = (classes ?? []).filter((c) => !judged.some((t) => t.classes.includes(c)));
-  const reasons = [
-    ...(judged.length === 0 ? ['no test ran'] : []),
-    ...(judged.length > 0 && !complete ? ['the run did not complete'] : []),
-    ...(judged.length > 0 && withoutTests.length ? [`no test ran for the requested class(es) ${withoutTests.join(', ')}`] : []),
-  ];
+  const reasons = whyNoCertificate(classes, judged, complete);
   const footer: Footer = { type: 'footer', counts, unexpected, expectation_problems: problems, finished_at: new Date().toISOString(), complete };
   const recordPath = join(reportDir, 'record.jsonl');
   writeFileSync(

@@ -13,6 +13,7 @@ import { deriveSeed, keyPairFromSeed, type KeyPair } from '../oracle.ts';
 import { parseVerb, verbHelp, VERBS } from '../commands/options.ts';
 import { parseClassList } from '../commands/classes.ts';
 import { CliError } from '../commands/errors.ts';
+import { whyNoCertificate } from '../commands/certify.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-cli-'));
@@ -199,6 +200,35 @@ describe('input errors: one line naming the file', () => {
     expect(line).toContain('not empty');
     expect(readdirSync(dir).sort()).toEqual(['notes.txt', 'streams']);
     expect(readFileSync(join(dir, 'streams', 'mine.jcps'), 'utf8')).toBe('keep me');
+  });
+});
+
+describe('a certificate claims only what ran', () => {
+  it('is refused a run with no test, an incomplete run, and a run that left a requested class untested', () => {
+    const c1 = { classes: ['jcp:C1'] };
+    expect(whyNoCertificate(undefined, [c1], true)).toEqual([]);
+    expect(whyNoCertificate(['jcp:C1'], [c1], true)).toEqual([]);
+    expect(whyNoCertificate(undefined, [], true)).toEqual(['no test ran']);
+    expect(whyNoCertificate(['jcp:C1'], [], true)).toEqual(['no test ran']);
+    expect(whyNoCertificate(undefined, [c1], false)).toEqual(['the run did not complete']);
+    expect(whyNoCertificate(['jcp:C1', 'jcp:C2'], [c1], true)).toEqual(['no test ran for the requested class(es) jcp:C2']);
+  });
+
+  it('a testee that fails the handshake gets a record and no certificate; a stale one in the folder is removed, nothing else', () => {
+    const report = join(TMP, 'no-handshake');
+    mkdirSync(report, { recursive: true });
+    writeFileSync(join(report, 'certificate.cose'), 'an earlier run\'s');
+    writeFileSync(join(report, 'mine.txt'), 'keep me');
+    // `false` exits at once: the handshake fails before any test could run
+    const r = cli('certify', '--testee', 'false', '--report', report);
+    expect(r.status, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toContain('no certificate');
+    expect(r.stdout).toContain(`removed ${join(report, 'certificate.cose')}`);
+    expect(existsSync(join(report, 'certificate.cose'))).toBe(false);
+    expect(readFileSync(join(report, 'mine.txt'), 'utf8')).toBe('keep me');
+    const record = readFileSync(join(report, 'record.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; complete?: boolean });
+    expect(record.map((l) => l.type)).toEqual(['header', 'handshake', 'no-certificate', 'footer']);
+    expect(record.at(-1)!.complete).toBe(false);
   });
 });
 
