@@ -1,4 +1,4 @@
-// The child process of the durable-record crash test (harness/conformance/durable.test.ts): it opens a durable point
+// The child process of the durable-record crash test (impl/durable/crash.test.ts): it opens a durable point
 // on a record and runs a stream of keyed decisions against it as fast as it can until it is SIGKILLed. It writes one
 // line to stdout per event, each only AFTER the event is done:
 //   ready <replayed> <unresolved> <torn>     the point is open (record claimed, replayed); torn = bytes of a torn tail

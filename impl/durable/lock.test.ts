@@ -1,5 +1,5 @@
 // impl/durable/lock.ts: one writer per record (jcp §4.11, C26) — in-process; the cross-process checks (a second process
-// refused, a SIGKILLed holder's claim released) are in harness/conformance/durable.test.ts.
+// refused, a SIGKILLed holder's claim released) are in ./crash.test.ts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,0 +1,74 @@
+// The durable crash loop (harness/drivers/process-control.ts, graded by harness/conformance/durable.test.ts) is itself
+// tested here: it passes the faithful reference behind a shell wrapper and leaves no process of any group it started;
+// it sees a process a kill of the wrapper alone would leave; and testees that break one rule of jcp §4.11 on purpose
+// (./durable-faults/testee.ts) fail the check of the clause they break — forgetting an acknowledged allow fails
+// record-allowed-durably, deciding a recorded request again on restart fails re-establish-before-deciding alone.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundledScript, CRASH_CHECKS, groupMembers, runDurableCrash, shellQuote, startTestee, type CrashResult } from '../drivers/process-control.ts';
+
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jcp-durable-self-'));
+});
+afterAll(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** The fault testee as a plain `node` process; `wrapped`: behind a shell that stays its parent (no exec). */
+async function faultTestee(fault: '' | 'forget-acknowledged' | 'redecide-last', wrapped = false): Promise<string> {
+  const cmd = `${shellQuote(process.execPath)} ${shellQuote(await bundledScript('harness/self/durable-faults/testee.ts', 'durable-faults'))} ${fault}`;
+  return wrapped ? `${cmd}; exit $?` : cmd;
+}
+
+const run = async (fault: '' | 'forget-acknowledged' | 'redecide-last', kills: number, wrapped = false): Promise<CrashResult> =>
+  runDurableCrash({ command: await faultTestee(fault, wrapped), dir: fs.mkdtempSync(path.join(dir, `${fault || 'faithful'}-`)), kills, seed: 0xc26 });
+
+describe('the durable crash loop', () => {
+  it('passes the faithful reference behind a shell wrapper, and every process group it started is empty afterwards', async () => {
+    const r = await run('', 16, true);
+    expect(CRASH_CHECKS.acknowledged.problems(r)).toEqual([]);
+    expect(CRASH_CHECKS.reestablished.problems(r)).toEqual([]);
+    expect(r.kills).toBe(16);
+    expect(r.groups.length).toBeGreaterThan(16);
+    expect(r.groups.filter((g) => groupMembers(g).length > 0)).toEqual([]);
+  }, 120_000);
+
+  it.runIf(process.platform === 'linux')('a kill of the wrapper alone leaves its child running, which the group check sees; the group kill leaves nothing', async () => {
+    const t = startTestee(await faultTestee('', true));
+    await t.transport.hello();
+    const members = groupMembers(t.pid);
+    expect(members).toContain(t.pid);
+    expect(members.length).toBe(2); // the shell and the node it started
+    process.kill(t.pid, 'SIGKILL'); // the shell only, as child.kill() would
+    for (let i = 0; i < 400 && groupMembers(t.pid).includes(t.pid); i++) await new Promise((r) => setTimeout(r, 5));
+    const orphans = groupMembers(t.pid);
+    expect(orphans.length).toBe(1);
+    expect(orphans).not.toContain(t.pid);
+    expect(await t.kill()).toEqual([]);
+    expect(groupMembers(t.pid)).toEqual([]);
+  }, 60_000);
+
+  it('a testee that forgets an acknowledged allow on restart fails record-allowed-durably', async () => {
+    const r = await run('forget-acknowledged', 16);
+    expect(r.findings.map((f) => f.kind)).toContain('lost');
+    expect(CRASH_CHECKS.acknowledged.clauses).toContain('jcp/4.11#record-allowed-durably');
+    expect(CRASH_CHECKS.acknowledged.problems(r).filter((p) => p.startsWith('lost: '))).not.toEqual([]);
+    // spend the record lost is spend the restart did not re-establish either
+    expect(CRASH_CHECKS.reestablished.problems(r)).not.toEqual([]);
+  }, 120_000);
+
+  it('a testee that decides a recorded request again on restart fails re-establish-before-deciding, and not record-allowed-durably', async () => {
+    const r = await run('redecide-last', 16);
+    // more spend than the record holds; where an in-flight decision's fate was open, sometimes between the two states
+    // (neither lost nor a whole extra decision on top of both: a mismatch), never below every state
+    const kinds = r.findings.map((f) => f.kind);
+    expect(kinds).toContain('excess');
+    expect(kinds).not.toContain('lost');
+    expect(CRASH_CHECKS.reestablished.clauses).toEqual(['jcp/4.11#re-establish-before-deciding']);
+    expect(CRASH_CHECKS.reestablished.problems(r).filter((p) => p.startsWith('excess: '))).not.toEqual([]);
+    expect(CRASH_CHECKS.acknowledged.problems(r)).toEqual([]);
+  }, 120_000);
+});
