@@ -5,6 +5,7 @@ import type { CborInput, CborMap, CborValue } from '../impl/cbor/index.ts';
 import type { JcpErrorCode } from '../impl/errors.ts';
 import { OPS, PROTOCOL_VERSION, validate, validateResponse } from './protocol/schema.ts';
 import { FEATURES, OPEN_POINTS } from './protocol/readings.ts';
+import { caveatToCbor, decodeCanonical, parseGrant, parseSignedGrant, toHex, type Grant } from './oracle.ts';
 
 /** What a testee says of itself at the handshake. */
 export interface TesteeInfo {
@@ -200,9 +201,40 @@ function plain(v: CborValue): unknown {
 const omitUndef = (o: Record<string, unknown>): Record<string, CborInput> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Record<string, CborInput>;
 
+/** What the harness knows of a grant the testee made: its fields in the neutral form and the testee's content id. */
+export interface GrantView {
+  readonly grant: Grant;
+  readonly grant_id: string;
+}
+
 /** The interface conformance tests call. Every method is one protocol operation. */
 export class Implementation {
   constructor(readonly transport: Transport) {}
+
+  /** Grants made by the testee in a layout other than the published one, as grant.verify read them back. */
+  private readonly views = new Map<string, GrantView>();
+
+  /**
+   * Learns what a grant the testee just made says. Bytes in the published layout (vectors/README.md) say it
+   * themselves; other bytes are the testee's own layout, read back through grant.verify's neutral `grant`, so a
+   * behaviour test never depends on the layout the testee chose (harness/PROTOCOL.md "Grades").
+   */
+  private async learn(m: Minted): Promise<Minted> {
+    try {
+      parseSignedGrant(decodeCanonical(m.signed_grant));
+      return m;
+    } catch {
+      const r = await this.call('grant.verify', { signed_grant: m.signed_grant });
+      const g = r.get('grant');
+      if (g !== undefined) this.views.set(toHex(m.signed_grant), { grant: parseGrant(g), grant_id: r.get('grant_id') as string });
+      return m;
+    }
+  }
+
+  /** The neutral view of a grant this client saw the testee make in its own layout, if any. */
+  grantView(signed_grant: Uint8Array): GrantView | undefined {
+    return this.views.get(toHex(signed_grant));
+  }
 
   private async call(op: string, args: Record<string, unknown>): Promise<CborMap> {
     return interpret(op, await this.transport.request(op, omitUndef(args) as CborInput));
@@ -241,15 +273,34 @@ export class Implementation {
       caveats: f.caveats && f.caveats.length > 0 ? [...f.caveats] : undefined,
       delegate_depth: f.delegate_depth,
     });
-    return minted(await this.call('grant.mint', { issuer_seed, grant }));
+    return this.learn(minted(await this.call('grant.mint', { issuer_seed, grant })));
   }
   async attenuate(parent: Uint8Array, holder_seed: Uint8Array, f: ChildFields): Promise<Minted> {
     const child = omitUndef({ ...f, actions: f.actions ? [...f.actions] : undefined, add_caveats: f.add_caveats ? [...f.add_caveats] : undefined });
-    return minted(await this.call('grant.attenuate', { parent, holder_seed, child }));
+    return this.learn(minted(await this.call('grant.attenuate', { parent, holder_seed, child })));
+  }
+  /**
+   * Signs exactly `grant` (its issuer named in it) with `signer_seed`, in the testee's own layout, unchecked: the
+   * harness's way to a hostile grant (an amplifying child, a stranger's grant; `tamper: 'signature'` flips a bit).
+   */
+  async forgeGrant(signer_seed: Uint8Array, grant: Grant, tamper?: 'signature'): Promise<Minted> {
+    const view = omitUndef({
+      issuer: grant.issuer,
+      subject: grant.subject,
+      capability: { resource: grant.capability.resource, actions: [...grant.capability.actions] },
+      budget_uj: grant.budget_uj,
+      expiry: grant.expiry,
+      nonce: grant.nonce,
+      budget_funds: grant.budget_funds ? { ...grant.budget_funds } : undefined,
+      caveats: grant.caveats?.length ? grant.caveats.map(caveatToCbor) : undefined,
+      parent: grant.parent,
+      delegate_depth: grant.delegate_depth,
+    });
+    return this.learn(minted(await this.call('grant.forge', omitUndef({ signer_seed, grant: view, tamper }))));
   }
   async shard(parent: Uint8Array, holder_seed: Uint8Array, slices: ReadonlyArray<{ subject: string; budget_uj: bigint; nonce: Uint8Array }>): Promise<Minted[]> {
     const r = await this.call('grant.shard', { parent, holder_seed, slices: slices.map((s) => ({ ...s })) });
-    return (r.get('grants') as CborMap[]).map(minted);
+    return Promise.all((r.get('grants') as CborMap[]).map((g) => this.learn(minted(g))));
   }
   async verifyGrant(signed_grant: Uint8Array): Promise<{ valid: boolean; grant_id: string }> {
     const r = await this.call('grant.verify', { signed_grant });
@@ -374,7 +425,7 @@ export class Implementation {
   }
   /** Fires a policy at `point`'s mint ledger: the child minted to `child.subject`, or a refusal. */
   async fire(point: Point, f: { policy: Uint8Array; grant: Uint8Array; holder_seed: Uint8Array; event_class: string; child: { subject: string; nonce: Uint8Array } }): Promise<Minted> {
-    return minted(await this.call('standing.fire', { point: point.id, ...f, child: { ...f.child } }));
+    return this.learn(minted(await this.call('standing.fire', { point: point.id, ...f, child: { ...f.child } })));
   }
   /** `point`'s mint ledger for one policy and its standing grant. */
   async mintLedger(point: Point, policy_id: string, grant_id: string): Promise<{ firings: bigint; cumulative_uj: bigint }> {

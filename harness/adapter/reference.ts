@@ -30,6 +30,9 @@ import {
   type Caveat,
   type EnforcementPoint,
   type SignedGrant,
+  type Grant,
+  grantBytes,
+  validateGrant,
 } from '../../impl/index.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -186,6 +189,39 @@ const texts = (v: CborValue | undefined, k: string): string[] => {
 function funds(v: CborValue | undefined): { currency: string; minor: bigint } {
   const m = map(v, 'budget_funds');
   return { currency: text(m, 'currency'), minor: uint(m.get('minor'), 'budget_funds.minor') };
+}
+
+/** A grant's fields in the protocol's neutral form: the protocol's caveat form, whatever the signed layout. */
+function grantView(g: Grant): CborInput {
+  return {
+    issuer: g.issuer,
+    subject: g.subject,
+    capability: { resource: g.capability.resource, actions: [...g.capability.actions] },
+    budget_uj: g.budget_uj,
+    expiry: g.expiry,
+    nonce: g.nonce,
+    ...(g.budget_funds ? { budget_funds: { currency: g.budget_funds.currency, minor: g.budget_funds.minor } } : {}),
+    ...(g.caveats?.length ? { caveats: g.caveats.map(caveatToCbor) } : {}),
+    ...(g.parent !== undefined ? { parent: g.parent } : {}),
+    ...(g.delegate_depth !== undefined ? { delegate_depth: g.delegate_depth } : {}),
+  };
+}
+
+/** A grant from its neutral form (grant.forge): each field read as given, the caveats in the protocol's form. */
+function grantFromView(g: CborMap): Grant {
+  const cap = map(g.get('capability'), 'grant.capability');
+  return {
+    issuer: text(g, 'issuer'),
+    subject: text(g, 'subject'),
+    capability: { resource: text(cap, 'resource'), actions: texts(cap.get('actions'), 'grant.capability.actions') },
+    budget_uj: uint(g.get('budget_uj'), 'grant.budget_uj'),
+    expiry: uint(g.get('expiry'), 'grant.expiry'),
+    nonce: bytes(g, 'nonce'),
+    ...(g.has('budget_funds') ? { budget_funds: funds(g.get('budget_funds')) } : {}),
+    ...(g.has('caveats') ? { caveats: parseCaveats(g.get('caveats')!) } : {}),
+    ...(g.has('parent') ? { parent: text(g, 'parent') } : {}),
+    ...(g.has('delegate_depth') ? { delegate_depth: uint(g.get('delegate_depth'), 'grant.delegate_depth') } : {}),
+  };
 }
 
 function signedGrantFromBytes(b: Uint8Array): SignedGrant {
@@ -406,7 +442,14 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
     },
     'grant.verify': (a) => {
       const sg = signedGrantFromBytes(bytes(a, 'signed_grant'));
-      return { verdict: verifyGrantSignature(sg) ? 'valid' : 'invalid', grant_id: grantId(sg.grant) };
+      return { verdict: verifyGrantSignature(sg) ? 'valid' : 'invalid', grant_id: grantId(sg.grant), grant: grantView(sg.grant) };
+    },
+    'grant.forge': (a) => {
+      // exactly the fields given, well-formed but unchecked for authority and narrowing: signed by whoever signer_seed is
+      const g = validateGrant(grantFromView(map(a.get('grant'), 'grant')));
+      const signature = defaultEd25519().sign(bytes(a, 'signer_seed'), grantBytes(g));
+      if (a.has('tamper')) signature[signature.length - 1]! ^= 1;
+      return minted({ grant: g, signature });
     },
     'revocation.mint': (a) => {
       const r = mintRevocation(keyPairFromSeed(bytes(a, 'revoker_seed')), text(a, 'grant_id'), bytes(a, 'nonce'));

@@ -6,10 +6,10 @@
 import { describe, expect } from 'vitest';
 import { implementation } from '../driver.ts';
 import type { DecideFields, Minted, Point } from '../implementation.ts';
-import { blake3, decodeCanonical, defaultEd25519, encodeCanonical, grantId, grantToCbor, signedGrantToCbor, signGrant, toHex, type CborMap, type Grant } from '../oracle.ts';
-import { clauseIt } from '../clause.ts';
+import { blake3, decodeCanonical, defaultEd25519, encodeCanonical, grantToCbor, toHex, type CborMap, type Grant } from '../oracle.ts';
+import { clauseIt, contract } from '../clause.ts';
 import { codeOf, expectCode } from '../refusal.ts';
-import { alice, bob, carol, cost, frameFor, grantOf, nonce, payload, point, rootGrant, steward } from '../fixtures.ts';
+import { alice, bob, carol, cost, frameFor, grantOf, idOf, nonce, payload, point, rootGrant, steward } from '../fixtures.ts';
 
 const NOW = 1_000n;
 
@@ -34,9 +34,11 @@ describe('jcp §4.9 the seven variants', () => {
       { ModelIn: [model] },
     ];
     const g = await rootGrant({ caveats: all, nonce: nonce('all-seven') });
-    // the caveats sit in the signed grant bytes exactly as given (a one-entry map each, in order)
+    // the grant carries the caveats exactly as given, in order (as the implementation reads its own grant back)
+    expect(grantOf(g).grant.caveats).toEqual(all);
+    // the byte contract: in the published layout, a one-entry map each, in the signed grant bytes
     const inBytes = ((decodeCanonical(g.signed_grant) as CborMap).get('grant') as CborMap).get('caveats');
-    expect(toHex(encodeCanonical(inBytes as never))).toBe(toHex(encodeCanonical(all as never)));
+    contract(toHex(encodeCanonical(inBytes as never)) === toHex(encodeCanonical(all as never)), 'the caveats in the signed grant are not laid out as one-entry {Variant: parameter} maps (vectors/README.md)');
     const ok = req([g], 50n, { frame: frameFor(g, { model }) });
     expect((await (await point()).decide(ok)).verdict).toBe('allow');
     // break each one in turn: every one must hold
@@ -94,9 +96,8 @@ describe('jcp §4.9 inheritance by exact identity', () => {
     const root = await rootGrant({ caveats: [{ MaxCostUj: 100n }], nonce: nonce('identity-root') });
     // a child carrying MaxCostUj 50 INSTEAD of 100 — tighter, yet not the identical caveat — does not verify
     const rg = grantOf(root).grant;
-    const replaced: Grant = { ...rg, issuer: bob.did, subject: carol.did, parent: grantId(rg), caveats: [{ MaxCostUj: 50n }], nonce: nonce('identity-replaced') };
-    const rs = signGrant(replaced, bob);
-    const rm: Minted = { signed_grant: encodeCanonical(signedGrantToCbor(rs)), grant_id: grantId(rs.grant) };
+    const replaced: Grant = { ...rg, issuer: bob.did, subject: carol.did, parent: idOf(root), caveats: [{ MaxCostUj: 50n }], nonce: nonce('identity-replaced') };
+    const rm = await implementation().forgeGrant(bob.seed, replaced);
     const p = await point();
     expect((await p.decide(req([root, rm], 10n))).deny_reason).toBe('attenuation-violation');
     expect(await spentAll(p, [root, rm])).toEqual([0n, 0n]);

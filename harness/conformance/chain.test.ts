@@ -1,26 +1,14 @@
 // Conformance: jcp §4.2 chains (C7), §4.3 revocation on both paths (C6), §4.4 depth in chain verification (C10),
 // §8.1 chain_ids (C16), trust roots on the chained path (C15).
-// Chains are minted and decided by the implementation under test. The oracle only crafts what no honest mint would
-// produce (an amplifying, spliced or forged link, a tampered signature) and recomputes grant ids from returned bytes.
+// Chains are minted and decided by the implementation under test; what no honest mint would produce (an amplifying,
+// spliced or forged link, a tampered signature) it signs too, exactly as given, through grant.forge.
 import { describe, expect } from 'vitest';
 import { implementation } from '../driver.ts';
 import type { DecideFields, Minted } from '../implementation.ts';
-import {
-  decodeCanonical,
-  encodeCanonical,
-  grantId,
-  parseSignedRevocation,
-  signedGrantToCbor,
-  signedRevocationToCbor,
-  signGrant,
-  type Caveat,
-  type Grant,
-  type KeyPair,
-  type SignedGrant,
-} from '../oracle.ts';
+import { decodeCanonical, encodeCanonical, parseSignedRevocation, signedRevocationToCbor, type Caveat, type Grant, type KeyPair } from '../oracle.ts';
 import { clauseIt } from '../clause.ts';
 import { expectCode } from '../refusal.ts';
-import { alice, bob, carol, cost, dave, decideChecked, frameFor, grantOf, mallory, nonce, payload, point, resource, rootGrant, steward, TOOL } from '../fixtures.ts';
+import { alice, bob, carol, cost, dave, decideChecked, frameFor, grantOf, idOf, mallory, nonce, payload, point, resource, rootGrant, steward, TOOL } from '../fixtures.ts';
 
 const NOW = 1_000n;
 
@@ -30,44 +18,39 @@ function chainReq(chain: readonly Minted[], caller: string, over: Partial<Decide
   return { frame: frameFor(leaf, { action }), chain: chain.map((m) => m.signed_grant), caller, cost: cost(10n), now_s: NOW, ...over };
 }
 
-/** A grant id recomputed by the oracle from the bytes the implementation returned. */
-const idOf = (m: Minted): string => grantId(grantOf(m).grant);
-
-/** A signed grant crafted by the oracle, as bytes and id, ready to present in a chain. */
-function link(sg: SignedGrant): Minted {
-  return { signed_grant: encodeCanonical(signedGrantToCbor(sg)), grant_id: grantId(sg.grant) };
-}
-
-/** Signs a child exactly as given, bypassing attenuation's checks: how an attacker presents an amplifying chain. */
-function rawChild(parent: Minted, signer: KeyPair, over: Partial<Grant>): Minted {
+/** The child fields an attacker signs exactly as given, bypassing attenuation's checks. */
+function childFields(parent: Minted, signer: KeyPair, over: Partial<Grant>): Grant {
   const p = grantOf(parent).grant;
-  const g: Grant = {
+  return {
     issuer: signer.did,
     subject: carol.did,
     capability: p.capability,
     budget_uj: p.budget_uj,
     expiry: p.expiry,
-    parent: grantId(p),
+    parent: idOf(parent),
     nonce: nonce(`raw-${JSON.stringify(Object.keys(over))}`),
     ...(p.caveats ? { caveats: p.caveats } : {}),
     ...over,
   };
-  return link(signGrant(g, signer));
+}
+
+/** A child signed exactly as given, by the implementation under test in its own layout (grant.forge): how an attacker presents an amplifying chain. */
+function rawChild(parent: Minted, signer: KeyPair, over: Partial<Grant>): Promise<Minted> {
+  return implementation().forgeGrant(signer.seed, childFields(parent, signer, over));
 }
 
 /** `rawChild` with `key` removed from the child entirely (not merely undefined). */
-function rawChildWithout(parent: Minted, signer: KeyPair, key: keyof Grant): Minted {
-  const g = { ...grantOf(rawChild(parent, signer, {})).grant } as Record<string, unknown>;
+function rawChildWithout(parent: Minted, signer: KeyPair, key: keyof Grant): Promise<Minted> {
+  const g = { ...childFields(parent, signer, {}) } as Record<string, unknown>;
   delete g[key];
-  return link(signGrant(g as unknown as Grant, signer));
+  return implementation().forgeGrant(signer.seed, g as unknown as Grant);
 }
 
-/** The bytes of `m` with one bit of its signature flipped. */
-function badSignature(m: Minted): Minted {
-  const sg = grantOf(m);
-  const sig = sg.signature.slice();
-  sig[63]! ^= 0x01;
-  return { signed_grant: encodeCanonical(signedGrantToCbor({ grant: sg.grant, signature: sig })), grant_id: m.grant_id };
+const KEYS = [alice, bob, carol, dave, mallory];
+/** `m` signed again by its issuer with one bit of the signature flipped (grant.forge's tamper). */
+function badSignature(m: Minted): Promise<Minted> {
+  const g = grantOf(m).grant;
+  return implementation().forgeGrant(KEYS.find((k) => k.did === g.issuer)!.seed, g, 'signature');
 }
 
 /** The shared three-link chain root → mid → leaf (alice → bob → carol → dave), minted once per file by the implementation. */
@@ -115,7 +98,7 @@ describe('jcp §4.2 chain verification', () => {
     // links out of order
     expect(await reason([mid, root, leaf], dave.did)).toBe('chain-broken');
     // a hop issued by someone other than the previous subject
-    expect(await reason([root, rawChild(root, mallory, {})], carol.did)).toBe('chain-broken');
+    expect(await reason([root, await rawChild(root, mallory, {})], carol.did)).toBe('chain-broken');
   });
 
   clauseIt(['jcp/4.2#broken-or-amplifying-denied', 'jcp/4.1#refuse-amplification', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'an amplifying chain is denied attenuation-violation, on every axis', async () => {
@@ -129,7 +112,7 @@ describe('jcp §4.2 chain verification', () => {
       { capability: { resource: resource('tool:other'), actions: ['call'] } },
     ];
     for (const over of cases) {
-      const amp = rawChild(root, bob, over);
+      const amp = await rawChild(root, bob, over);
       const d = await decideChecked((await point()), chainReq([root, amp], carol.did));
       expect(d.deny_reason, JSON.stringify(Object.keys(over))).toBe('attenuation-violation');
     }
@@ -138,7 +121,7 @@ describe('jcp §4.2 chain verification', () => {
   clauseIt(['jcp/4.2#broken-or-amplifying-denied', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'a chain with a bad signature on any link is denied bad-signature', async () => {
     const { root, mid, leaf } = await threeLinks();
     for (const i of [0, 1, 2]) {
-      const chain = [root, mid, leaf].map((m, j) => (j === i ? badSignature(m) : m));
+      const chain = await Promise.all([root, mid, leaf].map((m, j) => (j === i ? badSignature(m) : m)));
       expect((await decideChecked((await point()), chainReq(chain, dave.did))).deny_reason, `link ${i}`).toBe('bad-signature');
     }
   });
@@ -189,7 +172,7 @@ describe('jcp §4.9 caveats bind on every link', () => {
 
   clauseIt(['jcp/4.9#child-carries-parent-caveats', 'jcp/4.9#drop-caveat-refused', 'jcp/4.2#broken-or-amplifying-denied', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'a chain whose child dropped a caveat does not verify', async () => {
     const { cRoot } = await caveated();
-    const stripped = rawChildWithout(cRoot, bob, 'caveats');
+    const stripped = await rawChildWithout(cRoot, bob, 'caveats');
     expect(grantOf(stripped).grant).not.toHaveProperty('caveats');
     expect((await decideChecked((await point()), chainReq([cRoot, stripped], carol.did, {}, 'call'))).deny_reason).toBe('attenuation-violation');
     // and attenuate refuses to mint one: an added caveat appends, the inherited one stays
@@ -262,17 +245,17 @@ describe('jcp §7 expiry of every link', () => {
 describe('jcp §4.4 depth in chain verification', () => {
   clauseIt(['jcp/4.4#leaf-only-refused', 'jcp/4.2#broken-or-amplifying-denied', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'a hop under a leaf-only parent is denied chain-broken', async () => {
     const leafOnly = await rootGrant({ delegate_depth: 0n, nonce: nonce('leaf-only') });
-    const under = rawChild(leafOnly, bob, { delegate_depth: 0n });
+    const under = await rawChild(leafOnly, bob, { delegate_depth: 0n });
     expect((await decideChecked((await point()), chainReq([leafOnly, under], carol.did))).deny_reason).toBe('chain-broken');
   });
 
   clauseIt(['jcp/4.4#depth-narrows', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], "a child whose depth exceeds its parent's bound is denied attenuation-violation", async () => {
     const d2 = await rootGrant({ delegate_depth: 2n, nonce: nonce('d2') });
     for (const over of [{ delegate_depth: 2n }, { delegate_depth: 9n }]) {
-      expect((await decideChecked((await point()), chainReq([d2, rawChild(d2, bob, over)], carol.did))).deny_reason, String(over.delegate_depth)).toBe('attenuation-violation');
+      expect((await decideChecked((await point()), chainReq([d2, await rawChild(d2, bob, over)], carol.did))).deny_reason, String(over.delegate_depth)).toBe('attenuation-violation');
     }
     // a child claiming unlimited depth (no delegate_depth at all) under a bounded parent
-    const unlimited = rawChildWithout(d2, bob, 'delegate_depth');
+    const unlimited = await rawChildWithout(d2, bob, 'delegate_depth');
     expect(grantOf(unlimited).grant).not.toHaveProperty('delegate_depth');
     expect((await decideChecked((await point()), chainReq([d2, unlimited], carol.did))).deny_reason).toBe('attenuation-violation');
   });

@@ -63,7 +63,7 @@ describe('jcp §6.1 continuations', () => {
     const w = await work();
     for (const [over, reason] of [
       [{ cost: cost(91n) }, 'budget-exceeded'],
-      [{ now_s: 50n }, 'expired'],
+      [{ now_s: 51n }, 'expired'], // past the expiry under either reading of jcp/7#open-expiry-boundary
       [{ caller: mallory.did }, 'wrong-subject'],
     ] as const) {
       const d = await w.relay.next(w.later(over));

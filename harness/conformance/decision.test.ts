@@ -2,11 +2,11 @@
 // on allow only (C3), trust roots (C15), and every decision sealed (C5). Everything is decided by the implementation
 // under test; the oracle only crafts grants it could not mint itself (a tampered or forged signature).
 import { describe, expect } from 'vitest';
-import { clauseIt } from '../clause.ts';
+import { AcceptableReading, clauseIt, declaredReading } from '../clause.ts';
 import { implementation } from '../driver.ts';
-import { alice, bob, carol, cost, frameFor, grantOf, mallory, nonce, payload, point, resource, rootGrant, steward, TOOL } from '../fixtures.ts';
+import { alice, bob, carol, cost, frameFor, grantOf, idOf, mallory, nonce, payload, point, resource, rootGrant, steward, TOOL } from '../fixtures.ts';
 import type { DecideFields, FrameFields, Minted, Point } from '../implementation.ts';
-import { defaultEd25519, encodeCanonical, grantBytes, grantId, signedGrantToCbor } from '../oracle.ts';
+import { defaultEd25519, encodeCanonical, grantBytes, signedGrantToCbor } from '../oracle.ts';
 
 const NOW = 1_000n;
 
@@ -49,7 +49,7 @@ async function outcome(r: DecideFields, setup?: (p: Point) => Promise<void>, tru
   expect(core['deny_reason']).toBe(d.deny_reason);
   if (d.verdict === 'deny') {
     expect(d.deny_reason).toEqual(expect.any(String));
-    const leafId = grantId(grantOf(r.chain[r.chain.length - 1]!).grant);
+    const leafId = idOf(r.chain[r.chain.length - 1]!);
     expect(await p.spent(leafId)).toBe(0n);
     expect(await p.spent(r.frame.grant_id)).toBe(0n);
   } else {
@@ -120,13 +120,24 @@ describe('jcp §7 deny reasons, each reached and named exactly', () => {
     expect(await outcome(req(forgedBy(g, mallory.seed)))).toBe('bad-signature');
   });
 
-  clauseIt(['jcp/7#expired', 'jcp/7#open-expiry-boundary', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'an expired grant is denied expired; expiry 0 never expires', async () => {
+  clauseIt(['jcp/7#expired', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], 'an expired grant is denied expired; expiry 0 never expires', async () => {
     const g = await G();
     expect(await outcome(req(g, { now_s: 1999n }))).toBe('allow');
-    expect(await outcome(req(g, { now_s: 2000n }))).toBe('expired');
+    // past the expiry second under either reading of jcp/7#open-expiry-boundary (the boundary itself: the next test)
+    expect(await outcome(req(g, { now_s: 2001n }))).toBe('expired');
     expect(await outcome(req(g, { now_s: 5000n }))).toBe('expired');
     const forever = await rootGrant({ expiry: 0n, nonce: nonce('forever') });
     expect(await outcome(req(forever, { now_s: 1n << 63n }))).toBe('allow');
+  });
+
+  clauseIt(['jcp/7#open-expiry-boundary', 'jcp/7#expired'], 'at now_s == expiry the grant is decided as the declared reading of the expiry boundary says', async () => {
+    const got = await outcome(req(await G(), { now_s: 2000n }));
+    // harness/protocol/readings.ts: expired-at-expiry (now_s >= expiry is expired) or valid-at-expiry (only now_s > expiry)
+    const want = { 'expired-at-expiry': 'expired', 'valid-at-expiry': 'allow' } as const;
+    const declared = declaredReading('expiry-boundary') as keyof typeof want | undefined;
+    if (declared) expect(got, `the declared reading ${declared}`).toBe(want[declared]);
+    else if (got === 'expired' || got === 'allow') throw new AcceptableReading(`at now_s == expiry: ${got}, a reading the text permits (none declared)`);
+    else expect(got, 'either reading permits only expired or allow here').toBe('expired');
   });
 
   clauseIt(['jcp/7#wrong-resource', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], "a frame for another resource than the capability's is denied wrong-resource", async () => {

@@ -12,9 +12,9 @@
 import { describe, expect } from 'vitest';
 import { implementation } from '../driver.ts';
 import type { DecideFields, LabelFields, Minted, Point } from '../implementation.ts';
-import { decodeCanonical, defaultEd25519, encodeCanonical, grantId, signedGrantToCbor, signGrant, toHex, type Grant } from '../oracle.ts';
-import { clauseIt } from '../clause.ts';
-import { alice, bob, carol, cost, decideChecked, frameFor, grantOf, nonce, point, resource, rootGrant, TOOL } from '../fixtures.ts';
+import { decodeCanonical, defaultEd25519, encodeCanonical, toHex, type Grant } from '../oracle.ts';
+import { clauseIt, contract } from '../clause.ts';
+import { alice, bob, carol, cost, decideChecked, frameFor, grantOf, idOf, nonce, point, resource, rootGrant, TOOL } from '../fixtures.ts';
 
 const NOW = 1_000n;
 /** The reference's deny reason for the flow gate (an open point: §4.10 names none). */
@@ -84,10 +84,7 @@ describe('jcp §4.10 the gate', () => {
     // with a clean label the same call reaches the caveats
     expect(await outcome(p, req([g], 500n, BOTTOM))).toBe('caveat-unsatisfied');
     // after signature verification: a ceilinged grant with a broken signature is bad-signature, never a flow verdict
-    const sg = grantOf(g);
-    const sig = sg.signature.slice();
-    sig[63]! ^= 0x01;
-    const forged: Minted = { signed_grant: encodeCanonical(signedGrantToCbor({ grant: sg.grant, signature: sig })), grant_id: g.grant_id };
+    const forged = await implementation().forgeGrant(alice.seed, grantOf(g).grant, 'signature');
     expect(await outcome(p, req([forged], 1n, lbl('untrusted', ['mail'])))).toBe('bad-signature');
     // and after the subject and action checks
     expect(await outcome(p, req([g], 1n, lbl('untrusted', ['mail']), { caller: carol.did }))).toBe('wrong-subject');
@@ -128,16 +125,16 @@ describe('jcp §4.10 ceilings across a chain', () => {
     const root = await rootGrant({ caveats: [flowBelow(lbl('untrusted', ['web']))], nonce: nonce('flow-drop-root') });
     const rg = grantOf(root).grant;
     const p = await point();
-    const crafted = (caveats: Grant['caveats'], label: string): Minted => {
-      const g: Grant = { ...rg, issuer: bob.did, subject: carol.did, parent: grantId(rg), nonce: nonce(`flow-raw-${label}`), ...(caveats ? { caveats } : {}) };
+    // signed exactly as given, by the implementation under test in its own layout (grant.forge)
+    const crafted = (caveats: Grant['caveats'], label: string): Promise<Minted> => {
+      const g: Grant = { ...rg, issuer: bob.did, subject: carol.did, parent: idOf(root), nonce: nonce(`flow-raw-${label}`), ...(caveats ? { caveats } : {}) };
       if (!caveats) delete (g as { caveats?: unknown }).caveats;
-      const sg = signGrant(g, bob);
-      return { signed_grant: encodeCanonical(signedGrantToCbor(sg)), grant_id: grantId(sg.grant) };
+      return implementation().forgeGrant(bob.seed, g);
     };
-    const dropped = crafted(undefined, 'drop');
+    const dropped = await crafted(undefined, 'drop');
     expect(grantOf(dropped).grant).not.toHaveProperty('caveats');
     expect(await outcome(p, req([root, dropped], 1n, lbl('untrusted', ['mail'])))).toBe('attenuation-violation');
-    const replaced = crafted([flowBelow(lbl('untrusted', 'any')) as never], 'replace');
+    const replaced = await crafted([flowBelow(lbl('untrusted', 'any')) as never], 'replace');
     expect(await outcome(p, req([root, replaced], 1n, lbl('untrusted', ['mail'])))).toBe('attenuation-violation');
   });
 });
@@ -170,7 +167,7 @@ describe('jcp §4.10 nothing changes without flow', () => {
     const m = await rootGrant({ caveats, nonce: nonce('pre-flow') });
     const baseline = encodeCanonical({ issuer: alice.did, subject: bob.did, capability: { resource: TOOL, actions: ['call', 'read'] }, budget_uj: 1000n, caveats, expiry: 0n, nonce: nonce('pre-flow') });
     const expected = encodeCanonical({ grant: decodeCanonical(baseline), signature: defaultEd25519().sign(alice.seed, baseline) });
-    expect(toHex(m.signed_grant)).toBe(toHex(expected));
+    contract(toHex(m.signed_grant) === toHex(expected), 'a caveated grant is not byte-identical to the published layout built field by field');
     // no floor, no ceiling: a labelled (even ⊤) argument is decided exactly as an unlabelled one, to the receipt byte
     const unlabelled = await (await point()).decide(req([m], 10n));
     const labelled = await (await point()).decide(req([m], 10n, TOP));

@@ -12,10 +12,10 @@ import { describe, expect } from 'vitest';
 import { clauseIt } from '../clause.ts';
 import { implementation } from '../driver.ts';
 import { fcParams } from '../external-vectors.ts';
-import { alice, bob, carol, cost, frameFor, grantOf, mallory, nonce, payload, point, rootGrant, steward, TOOL } from '../fixtures.ts';
+import { alice, bob, carol, cost, frameFor, idOf, mallory, nonce, payload, point, rootGrant, steward, TOOL } from '../fixtures.ts';
 import type { DecideFields, FrameFields, Minted, Point } from '../implementation.ts';
 import { assertProperty, codeOf, expectCode } from '../refusal.ts';
-import { blake3, concatBytes, contentId, encodeCanonical, grantId, type CborValue } from '../oracle.ts';
+import { blake3, concatBytes, contentId, encodeCanonical, type CborValue } from '../oracle.ts';
 import { injectionCorpus, type Poison } from './injection-corpus.ts';
 
 const NOW = 1_000n;
@@ -79,7 +79,7 @@ interface Outcome {
 async function decideOn(p: Point, r: DecideFields): Promise<Outcome> {
   const d = await p.decide(r);
   const core = await implementation().verifyReceipt(d.receipt, steward.did);
-  const ids = [r.frame.grant_id, ...r.chain.map((b) => grantId(grantOf(b).grant))];
+  const ids = [r.frame.grant_id, ...r.chain.map((b) => idOf(b))];
   const spent = await Promise.all([...new Set(ids)].map((id) => p.spent(id)));
   return {
     verdict: d.verdict,

@@ -4,13 +4,13 @@
 // protocol calls, so the run counts are modest; the seed is fixed.
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
-import { clauseIt } from '../clause.ts';
+import { clauseIt, contract } from '../clause.ts';
 import { assertProperty } from '../refusal.ts';
 import { implementation } from '../driver.ts';
 import { fcParams } from '../external-vectors.ts';
-import { bob, carol, cost, dave, frameFor, grantOf, key, mallory, nonce, payload, point, rootGrant } from '../fixtures.ts';
+import { alice, bob, carol, cost, dave, frameFor, grantOf, idOf, key, mallory, nonce, payload, point, rootGrant } from '../fixtures.ts';
 import { TesteeError, type Minted } from '../implementation.ts';
-import { attenuate, encodeCanonical, grantId, signedGrantToCbor, type CborInput, type Grant } from '../oracle.ts';
+import { attenuate, grantId, type CborInput, type Grant, type KeyPair } from '../oracle.ts';
 
 const ACTIONS = ['call', 'read', 'write', 'delete'];
 const holders = [bob, carol, dave, key('erin'), key('frank')];
@@ -102,7 +102,7 @@ describe('properties', () => {
             expect(c.issuer).toBe(who.did);
             expect(c.subject).toBe(subject);
             expect(c.parent).toBe(parent.grant_id);
-            expect(child.grant_id).toBe(grantId(c));
+            contract(child.grant_id === grantId(c), `the child's content id ${child.grant_id} is not blake3 of its grant in the published layout`);
             expect(c.capability.resource).toBe(p.capability.resource);
             expect(c.capability.actions.every((a) => p.capability.actions.includes(a))).toBe(true);
             expect(c.budget_uj <= p.budget_uj).toBe(true);
@@ -184,21 +184,17 @@ describe('properties', () => {
 
   clauseIt(['jcp/7#budget-exceeded', 'jcp/7#debit-on-allow', 'jcp/5#debit-coupling'], 'a denied call never debits, whatever made it fail', async () => {
     const root = await rootGrant({ budget_uj: 500n, expiry: 100n, caveats: [{ MaxCostUj: 300n }], nonce: nonce('deny-root') });
-    // the child is minted by the reference: this property is about decisions, so its fixture must not depend on the
-    // implementation's own attenuation (which the attenuation property checks)
+    // the child's fields are the reference's attenuation, signed exactly as given by the implementation (grant.forge):
+    // this property is about decisions, so its fixture must not depend on the implementation's own attenuation
+    // (which the attenuation property checks)
     const kidSg = attenuate(grantOf(root), bob, { subject: carol.did, budget_uj: 400n, nonce: nonce('deny-kid') });
-    const kid: Minted = { signed_grant: encodeCanonical(signedGrantToCbor(kidSg)), grant_id: grantId(kidSg.grant) };
+    const kid = await implementation().forgeGrant(bob.seed, { ...kidSg.grant, parent: idOf(root) });
     const rootG = grantOf(root).grant;
     const kidG = grantOf(kid).grant;
     /** The same grant with a bit of its signature flipped (signed exactly as given, then spoiled): same grant_id. */
-    const spoiled = (m: Minted): Minted => {
-      const sg = grantOf(m);
-      const sig = sg.signature.slice();
-      sig[10]! ^= 2;
-      return { signed_grant: encodeCanonical(signedGrantToCbor({ grant: sg.grant, signature: sig })), grant_id: m.grant_id };
-    };
-    const badRoot = spoiled(root);
-    const badKid = spoiled(kid);
+    const spoiled = (m: Minted, signer: KeyPair): Promise<Minted> => implementation().forgeGrant(signer.seed, grantOf(m).grant, 'signature');
+    const badRoot = await spoiled(root, alice);
+    const badKid = await spoiled(kid, bob);
     const faultArb = fc.record({
       data: oneIn(4),
       wrongCaller: oneIn(4),

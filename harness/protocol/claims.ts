@@ -23,6 +23,8 @@ export const OP_CLASSES: Readonly<Record<string, readonly string[]>> = {
   'grant.attenuate': j('C2', 'C6', 'C7', 'C10', 'C16', 'C22', 'C24'),
   'grant.shard': j('C11'),
   'grant.verify': j('C1', 'C2', 'C7', 'C10', 'C-neg'),
+  // the suite's tool for hostile grants (an amplifying child, a stranger's signature): the classes whose tests present one
+  'grant.forge': j('C1', 'C2', 'C6', 'C7', 'C10', 'C22', 'C24', 'C-neg'),
   'revocation.mint': j('C6'),
   'frame.check': j('C4', 'C19'),
   // jcp §7 the decision, §8 the receipt

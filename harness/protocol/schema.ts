@@ -54,6 +54,11 @@ const CHILD_FIELDS: Shape = {
   optional: ['actions', 'budget_uj', 'expiry', 'delegate_depth', 'add_caveats', 'budget_funds'],
 };
 const MINTED: Shape = { map: { signed_grant: 'bytes', grant_id: cid } };
+/** A grant's fields in the protocol's neutral form (caveats as {Variant: parameter}), whatever its signed layout. */
+const GRANT_VIEW: Shape = {
+  map: { ...(GRANT_FIELDS as { map: Record<string, Shape> }).map, issuer: did, parent: cid },
+  optional: ['budget_funds', 'caveats', 'delegate_depth', 'parent'],
+};
 const FRAME: Shape = {
   map: { kind: 'text', trust: 'text', grant_id: 'text', action: 'text', resource: 'text', payload_hash: 'text', model: 'text' },
   optional: ['model'],
@@ -107,7 +112,16 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     args: { map: { parent: 'bytes', holder_seed: 'bytes32', slices: { array: { map: { subject: did, budget_uj: 'uint', nonce: 'bytes16' } }, min: 1 } } },
     result: { map: { grants: { array: MINTED } } },
   },
-  'grant.verify': { about: 'jcp §4', args: { map: { signed_grant: 'bytes' } }, result: { map: { verdict: VALIDITY, grant_id: cid } } },
+  'grant.verify': {
+    about: 'jcp §4: the signature verdict, the content id, and (optional) the grant read back in the neutral form',
+    args: { map: { signed_grant: 'bytes' } },
+    result: { map: { verdict: VALIDITY, grant_id: cid, grant: GRANT_VIEW }, optional: ['grant'] },
+  },
+  'grant.forge': {
+    about: 'harness tooling: sign exactly the fields given, in the testee\'s own layout, with no check of authority or narrowing (hostile objects: an amplifying child, a stranger\'s grant, a broken signature)',
+    args: { map: { signer_seed: 'bytes32', grant: GRANT_VIEW, tamper: { enum: ['signature'] } }, optional: ['tamper'] },
+    result: MINTED,
+  },
   'revocation.mint': {
     about: 'jcp §4.3',
     args: { map: { revoker_seed: 'bytes32', grant_id: cid, nonce: 'bytes16' } },
