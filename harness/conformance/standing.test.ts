@@ -22,6 +22,7 @@ import {
   type MintPolicy,
 } from '../oracle.ts';
 import { clauseIt } from '../clause.ts';
+import { refusalJudge } from '../contract-codes.ts';
 import { assertProperty, codeOf, expectCode } from '../refusal.ts';
 import { fcParams } from '../external-vectors.ts';
 import { alice, bob, carol, cost, frameFor, grantOf, mallory, nonce, point, rootGrant, steward } from '../fixtures.ts';
@@ -118,6 +119,7 @@ describe('jcp §4.6 standing grants', () => {
   clauseIt([NOT_AMPLIFY, C20], 'property: no sequence of firings mints past the standing grant or its firing count', async () => {
     const events = fc.array(fc.boolean(), { maxLength: 10 });
     let run = 0;
+    const judge = refusalJudge();
     await assertProperty(
       fc.asyncProperty(fc.bigInt(0n, 1000n), fc.bigInt(0n, 6n), events, async (per_firing_uj, max_firings, rights) => {
         const g = await standingGrant(`property-${run++}`);
@@ -133,12 +135,16 @@ describe('jcp §4.6 standing grants', () => {
               firings += 1n;
             }),
           );
-          if (!right) expect(code).toBe('ERR_FIRING_WRONG_EVENT_CLASS');
+          // each refusal (spec) with the suite's code for why (byte contract)
+          if (!right) judge(code, 'ERR_FIRING_WRONG_EVENT_CLASS', `firing ${i} on the wrong event class`);
           else if (firings === before.firings) {
             // refused: exactly because the count or the budget would be passed
+            const exhausted = before.firings >= max_firings;
             const over = before.cumulative_uj + per_firing_uj > 1000n;
-            expect(code).toBe(before.firings >= max_firings ? 'ERR_FIRINGS_EXHAUSTED' : over ? 'ERR_FIRING_OVER_BUDGET' : 'accepted');
-            expect(before.firings >= max_firings || over).toBe(true);
+            const what = `firing ${i} after ${before.firings} of ${max_firings}, ${before.cumulative_uj} + ${per_firing_uj} of 1000 µJ`;
+            if (exhausted || over) judge(code, exhausted ? 'ERR_FIRINGS_EXHAUSTED' : 'ERR_FIRING_OVER_BUDGET', what);
+            else expect(code, what).toBe('accepted');
+            expect(exhausted || over, `${what}: refused only when the count or the budget would be passed`).toBe(true);
           }
           if (code !== 'accepted') expect(await ledger(p, signed_policy, g)).toEqual(before);
           expect(await ledger(p, signed_policy, g)).toEqual({ firings, cumulative_uj: minted });
