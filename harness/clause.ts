@@ -127,6 +127,16 @@ export async function ifImplemented<T>(p: Promise<T>): Promise<T | undefined> {
   }
 }
 
+/** Adds a line to the running test's record: something it left out or decided, and why. */
+export function note(text: string): void {
+  running?.notes.push(text);
+}
+
+/** Whether a claimed class of the running test requires `op` (harness/protocol/claims.ts); true outside a test. */
+export function requiredHere(op: string): boolean {
+  return !running || requiredByClaimed(op, running.classes, running.info.claims);
+}
+
 /** The reading the implementation under test declared for an open point (harness/protocol/readings.ts), if any. */
 export function declaredReading(point: keyof typeof OPEN_POINTS & string): string | undefined {
   if (!OPEN_POINTS[point]) throw new Error(`unknown open point ${point}`);
@@ -207,6 +217,7 @@ export function clauseIt(ids: readonly string[], title: string, fn: (ctx: TestCo
         if (e instanceof UnimplementedError) {
           const required = requiredByClaimed(e.op, classes, info.claims);
           meta['outcome'] = required ? 'unimplemented' : 'not applicable';
+          meta['needs'] = e.op;
           meta['reason'] = required
             ? `${e.message} — required by claimed ${classesRequiring(e.op).filter((k) => classes.includes(k) && info.claims.includes(k)).join(', ')}`
             : `${e.message} — no claimed class of this test requires ${e.op}`;

@@ -6,8 +6,8 @@
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect } from 'vitest';
-import { clauseIt } from '../clause.ts';
-import { implementation } from '../driver.ts';
+import { claimsByteContract, clauseIt, contract, note, requiredHere } from '../clause.ts';
+import { implementation, testeeInfo } from '../driver.ts';
 import { inProcessTransport } from '../drivers/in-process.ts';
 import { fcParams } from '../external-vectors.ts';
 import { Implementation } from '../implementation.ts';
@@ -35,7 +35,10 @@ describe('differential properties against the reference', () => {
       async () => {
         const { seed } = fcParams();
         const reference = new Implementation(inProcessTransport());
-        const r = await runProperty(prop, reference, implementation(), seed, runs);
+        const byteContract = claimsByteContract(await testeeInfo());
+        const r = await runProperty(prop, reference, implementation(), seed, runs, { byteContract, required: requiredHere });
+        for (const x of r.removed ?? []) note(`${x.op} taken out of the draw: ${x.reason}`);
+        if (r.skipped) note(`${r.skipped} sequence(s) drew an operation taken out of the draw and were not compared`);
         if (r.failure) {
           const c = await buildCase(r, reference, implementation());
           const path = writeCase(process.env['JCP_CASES_DIR'] ?? join(ROOT, 'reports', 'cases'), c);
@@ -48,6 +51,9 @@ describe('differential properties against the reference', () => {
         }
         // every sequence ran: none was cut short by a failure of the harness itself
         expect(r.runs).toBe(runs);
+        // sequences were compared at all: a draw emptied by removed operations is not a pass
+        expect(r.skipped ?? 0, 'sequences compared').toBeLessThan(runs);
+        if (r.bytes) contract(false, r.bytes);
       },
       Math.max(60_000, runs * 1_500),
     );

@@ -9,11 +9,12 @@
 // the decision property draws no caveats and does not compare receipt bytes, the receipt property compares receipt
 // bytes and verification, the caveat property is the only one that draws caveats, and so on.
 import fc from 'fast-check';
-import type { Implementation } from '../implementation.ts';
+import { UnimplementedError, type Implementation } from '../implementation.ts';
 import type { Json } from '../../vectors/model.ts';
 import { firstDifference } from '../../vectors/model.ts';
 import { CAVEATS, execute, NON_CANONICAL, STEWARD, type CaveatName, type Observation, type Op } from './model.ts';
 import { decodeCanonical, fromHex, verifyReceipt } from '../oracle.ts';
+import { behaviourOf } from '../../vectors/replay.ts';
 
 /** The names of the differential properties; each is one conformance test and one pack a found case promotes into. */
 export const PROPERTY_NAMES = ['grants', 'decisions', 'caveats', 'receipts', 'canonical', 'replay', 'money'] as const;
@@ -217,22 +218,53 @@ export interface Finding {
   readonly implementation?: Json;
 }
 
-/** Runs `ops` against both and returns the first finding, or undefined when they agree and no invariant is broken. */
-export async function compare(prop: DifferentialProperty, reference: Implementation, impl: Implementation, ops: readonly Op[], onStep?: (i: number) => void): Promise<{ finding?: Finding; reference: Observation[]; implementation: Observation[] }> {
+/**
+ * What of a projection is behaviour rather than the byte contract (harness/PROTOCOL.md "Grades"): the byte-contract
+ * fields left out (vectors/replay.ts behaviourOf) and every refusal's code read as "refused".
+ */
+function behaviour(j: Json): Json {
+  const codes = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(codes) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === 'code' && typeof x === 'string' ? 'refused' : codes(x)])) : v;
+  return codes(behaviourOf(j)) as Json;
+}
+
+/** How a comparison is graded: in full (a testee claiming the byte contract), or on behaviour with bytes noted apart. */
+export interface CompareOptions {
+  readonly byteContract: boolean;
+}
+
+/**
+ * Runs `ops` against both and returns the first finding, or undefined when they agree and no invariant is broken.
+ * Without the byte contract, a step is a finding only where behaviour differs; the first place where only the bytes
+ * or codes differ is returned as `bytes`.
+ */
+export async function compare(
+  prop: DifferentialProperty,
+  reference: Implementation,
+  impl: Implementation,
+  ops: readonly Op[],
+  onStep?: (i: number) => void,
+  opts: CompareOptions = { byteContract: true },
+): Promise<{ finding?: Finding; bytes?: string; reference: Observation[]; implementation: Observation[] }> {
   const ref = await execute(reference, ops);
   const got = await execute(impl, ops, onStep);
+  let bytes: string | undefined;
   for (let i = 0; i < ops.length; i++) {
     const a = prop.project(ref[i]!);
     const b = prop.project(got[i]!);
     const d = firstDifference(a, b, '$');
-    if (d) return { reference: ref, implementation: got, finding: { step: i, op: ops[i], kind: 'differs', detail: `step ${i} (${ops[i]!.op}) differs at ${d}`, reference: a, implementation: b } };
+    if (!d) continue;
+    const [ba, bb] = opts.byteContract ? [a, b] : [behaviour(a), behaviour(b)];
+    const bd = opts.byteContract ? d : firstDifference(ba, bb, '$');
+    if (bd) return { reference: ref, implementation: got, finding: { step: i, op: ops[i], kind: 'differs', detail: `step ${i} (${ops[i]!.op}) differs at ${bd}`, reference: ba, implementation: bb } };
+    bytes ??= `step ${i} (${ops[i]!.op}) differs from the reference only in bytes or codes, at ${d}`;
   }
   const broken = prop.invariants(ops, got);
   if (broken.length) {
     const step = Number(/^step (\d+)/.exec(broken[0]!)?.[1] ?? -1);
     return { reference: ref, implementation: got, finding: { step, op: ops[step], kind: 'invariant', detail: broken[0]! } };
   }
-  return { reference: ref, implementation: got };
+  return { reference: ref, implementation: got, ...(bytes ? { bytes } : {}) };
 }
 
 /** A property's sequences: a mint first (so that later operations have a grant to act on), then its operations. */
@@ -259,6 +291,18 @@ export interface PropertyResult {
     readonly finding: Finding;
     readonly shrinks: number;
   };
+  /** The first byte-contract difference seen, when behaviour agreed (graded without the byte contract). */
+  readonly bytes?: string;
+  /** Operations taken out of the draw: the implementation answered `unimplemented` and no claimed class requires them. */
+  readonly removed?: ReadonlyArray<{ readonly op: string; readonly protocol_op: string; readonly reason: string }>;
+  /** Sequences not compared because they drew a removed operation. */
+  readonly skipped?: number;
+}
+
+/** How a property run is graded: the comparison, and which protocol operations the run cannot do without. */
+export interface RunOptions extends CompareOptions {
+  /** Whether an `unimplemented` answer to this protocol operation fails the run (a claimed class requires it). */
+  readonly required: (protocolOp: string) => boolean;
 }
 
 /**
@@ -266,21 +310,45 @@ export interface PropertyResult {
  * from `seed`, stopping at the first failure and shrinking it. A testee's own failure (a hang, a crash,
  * unimplemented) is rethrown as itself, so the harness grades it as such.
  */
-export async function runProperty(prop: DifferentialProperty, reference: Implementation, impl: Implementation, seed: number, runs: number): Promise<PropertyResult> {
+export async function runProperty(
+  prop: DifferentialProperty,
+  reference: Implementation,
+  impl: Implementation,
+  seed: number,
+  runs: number,
+  opts: RunOptions = { byteContract: true, required: () => true },
+): Promise<PropertyResult> {
   let count = 0;
   let firstFailAt: number | undefined;
   let last: Finding | undefined;
   let thrown: unknown;
+  let bytes: string | undefined;
+  let skipped = 0;
+  // an operation the implementation does not implement, that no claimed class requires, leaves the draw for the rest
+  // of the run: sequences drawing it are not compared (and counted), the others go on
+  const removed = new Map<string, { protocol_op: string; reason: string }>();
   const property = fc.asyncProperty(sequences(prop), async (ops) => {
     if (thrown !== undefined) return true; // the implementation failed as a program: stop looking, report that
+    if (ops.some((o) => removed.has(o.op))) {
+      skipped++;
+      return true;
+    }
     if (firstFailAt === undefined) count++;
     let r;
+    let step = -1;
     try {
-      r = await compare(prop, reference, impl, ops);
+      r = await compare(prop, reference, impl, ops, (i) => (step = i), opts);
     } catch (e) {
+      const op = ops[step];
+      if (e instanceof UnimplementedError && op && !opts.required(e.op)) {
+        removed.set(op.op, { protocol_op: e.op, reason: e.message });
+        skipped++;
+        return true;
+      }
       thrown = e;
       return true;
     }
+    bytes ??= r.bytes;
     if (r.finding) {
       firstFailAt ??= count;
       last = r.finding;
@@ -290,16 +358,21 @@ export async function runProperty(prop: DifferentialProperty, reference: Impleme
   });
   const details = await fc.check(property, { seed, numRuns: runs, endOnFailure: false });
   if (thrown !== undefined) throw thrown;
-  if (!details.failed) return { property: prop.name, seed, runs: details.numRuns };
+  const extra = {
+    ...(bytes ? { bytes } : {}),
+    ...(removed.size ? { removed: [...removed].map(([op, r]) => ({ op, ...r })), skipped } : {}),
+  };
+  if (!details.failed) return { property: prop.name, seed, runs: details.numRuns, ...extra };
   const ops = (details.counterexample?.[0] ?? []) as Op[];
   // the finding of the shrunk sequence itself (the last failing run fast-check tried may not be the smallest)
-  const final = (await compare(prop, reference, impl, ops)).finding ?? last!;
+  const final = (await compare(prop, reference, impl, ops, undefined, opts)).finding ?? last!;
   return {
     property: prop.name,
     seed,
     runs: details.numRuns,
     found_at_run: firstFailAt ?? details.numRuns,
     failure: { path: details.counterexamplePath ?? '', ops, finding: final, shrinks: details.numShrinks },
+    ...extra,
   };
 }
 

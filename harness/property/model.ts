@@ -86,13 +86,24 @@ async function refusal<T>(f: () => Promise<T>): Promise<T | { code: string }> {
 }
 const refused = (r: unknown): r is { code: string } => r !== null && typeof r === 'object' && 'code' in r && Object.keys(r).length === 1;
 
-/** Parses bytes an implementation minted with the reference's parser; undefined when they do not parse. */
-function parsed(m: Minted): SignedGrant['grant'] | undefined {
+/**
+ * What a grant an implementation minted says: read from its bytes in the published layout, else from the neutral view
+ * the implementation gave back (harness/implementation.ts grantView); undefined when neither reads it.
+ */
+function parsed(impl: Implementation, m: Minted | Uint8Array): SignedGrant['grant'] | undefined {
+  const b = m instanceof Uint8Array ? m : m.signed_grant;
   try {
-    return parseSignedGrant(decodeCanonical(m.signed_grant)).grant;
+    return parseSignedGrant(decodeCanonical(b)).grant;
   } catch {
-    return undefined;
+    return impl.grantView(b)?.grant;
   }
+}
+
+/** A grant's content id as the implementation names it (its own, for a grant in its own layout). */
+function idOfBytes(impl: Implementation, b: Uint8Array): string {
+  const v = impl.grantView(b);
+  if (v) return v.grant_id;
+  return grantId(parseSignedGrant(decodeCanonical(b)).grant);
 }
 
 /**
@@ -157,7 +168,7 @@ async function one(impl: Implementation, w: World, op: Op, step: number): Promis
         }),
       );
       if (refused(r)) return r;
-      const g = parsed(r);
+      const g = parsed(impl, r);
       if (g) w.grants.push({ minted: r, chain: [r.signed_grant], grant: g });
       return minted(r);
     }
@@ -186,7 +197,7 @@ async function one(impl: Implementation, w: World, op: Op, step: number): Promis
         }),
       );
       if (refused(r)) return r;
-      const g = parsed(r);
+      const g = parsed(impl, r);
       if (g) w.grants.push({ minted: r, chain: [...parent.chain, r.signed_grant], grant: g });
       return minted(r);
     }
@@ -200,7 +211,7 @@ async function one(impl: Implementation, w: World, op: Op, step: number): Promis
       const r = await refusal(() => impl.shard(parent.minted.signed_grant, holder.seed, slices));
       if (refused(r)) return r;
       for (const m of r) {
-        const g = parsed(m);
+        const g = parsed(impl, m);
         if (g) w.grants.push({ minted: m, chain: [...parent.chain, m.signed_grant], grant: g });
       }
       return { children: r.map(minted) };
@@ -225,7 +236,7 @@ async function one(impl: Implementation, w: World, op: Op, step: number): Promis
       if (!held) return { skip: 'no grant' };
       const holder = keyOf(held.grant.subject);
       const caller = op.caller === 'holder' && holder ? holder : MALLORY;
-      const ids = held.chain.map((b) => grantId(parseSignedGrant(decodeCanonical(b)).grant));
+      const ids = held.chain.map((b) => idOfBytes(impl, b));
       const before = await Promise.all(ids.map((id) => p.point.spent(id)));
       const req: DecideFields = {
         frame: {
@@ -253,7 +264,7 @@ async function one(impl: Implementation, w: World, op: Op, step: number): Promis
         receipt: toHex(d.receipt),
         spent_before: before.map((x) => toJson(x) as number),
         spent: after.map((x) => toJson(x) as number),
-        roots: [toJson(parseSignedGrant(decodeCanonical(held.chain[0]!)).grant.budget_uj) as number],
+        roots: [toJson(parsed(impl, held.chain[0]!)!.budget_uj) as number],
       };
     }
     case 'verify-receipt': {

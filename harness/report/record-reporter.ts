@@ -18,6 +18,8 @@ export interface TestLine {
   readonly outcome: string;
   /** Why the test did not pass or fail: the testee's own reason for `unimplemented`, why it is not applicable or acceptable. */
   readonly reason?: string;
+  /** The operation an unimplemented or not-applicable test needed (`wire`: a live jcp/1 endpoint, certify --endpoint). */
+  readonly needs?: string;
   /** Byte-contract differences a spec-graded test noted (the testee does not claim the byte contract). */
   readonly contract?: readonly string[];
   /** Sub-checks left out, each with why. */
@@ -103,6 +105,7 @@ export default class RecordReporter implements Reporter {
       grade: (meta['grade'] as Grade | undefined) ?? gradeOfClauses(clauses),
       outcome,
       ...(typeof meta['reason'] === 'string' ? { reason: meta['reason'] } : {}),
+      ...(typeof meta['needs'] === 'string' ? { needs: meta['needs'] } : {}),
       ...(Array.isArray(meta['contract']) ? { contract: meta['contract'] as string[] } : {}),
       ...(Array.isArray(meta['notes']) ? { notes: meta['notes'] as string[] } : {}),
       ...(test.diagnostic()?.duration !== undefined ? { duration_ms: Math.round(test.diagnostic()!.duration) } : {}),

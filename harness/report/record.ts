@@ -40,11 +40,11 @@ export interface ClassRow {
   readonly must: Readonly<Record<string, number>>;
   /** Counts of byte-contract tests by outcome (harness/PROTOCOL.md "Grades"). */
   readonly bytes: Readonly<Record<string, number>>;
-  /** Byte-contract differences: byte-contract tests that did not pass, and differences spec-graded tests noted. */
+  /** Tests with a byte-contract difference: byte-contract tests that did not pass, and tests that noted one. */
   readonly contract_differences: number;
   /** Counts of SHOULD / MAY / open-point tests by outcome (graded apart). */
   readonly should: Readonly<Record<string, number>>;
-  readonly verdict: 'PASS' | 'FAIL' | 'PARTIAL' | 'NOT CLAIMED' | 'NOT TESTED' | 'NOT APPLICABLE';
+  readonly verdict: 'PASS' | 'FAIL' | 'PARTIAL' | 'NOT CLAIMED' | 'NOT TESTED' | 'NOT APPLICABLE' | 'NEEDS ENDPOINT';
 }
 
 /** Every JCP class the spec defines, listed in every table whether tested or not. */
@@ -56,7 +56,9 @@ const NEUTRAL = new Set(['not claimed', 'not applicable', 'acceptable']);
 /**
  * Per-class verdicts from judged test lines. A class passes or fails on its spec-graded tests (on all its tests when
  * it has none): FAIL on an unexpected result there or a program fault anywhere; NOT APPLICABLE when none of them
- * passed and none failed; PARTIAL when some did not pass but were expected not to; else PASS. `requested` (certify
+ * passed and none failed; NEEDS ENDPOINT when tests of it need a live jcp/1 endpoint the run did not have (the wire
+ * classes of a stdio testee: never passed, never failed); PARTIAL when some did not pass but were expected not to;
+ * else PASS. `requested` (certify
  * --classes) limits the rows to those classes.
  */
 export function classRows(judged: readonly Judged[], claims: readonly string[], requested?: readonly string[]): ClassRow[] {
@@ -72,8 +74,7 @@ export function classRows(judged: readonly Judged[], claims: readonly string[], 
       const grade = t.grade ?? 'spec';
       const bucket = grade === 'spec' ? must : grade === 'bytes' ? bytes : should;
       bucket[t.outcome] = (bucket[t.outcome] ?? 0) + 1;
-      if (grade === 'bytes' && t.outcome !== 'passed' && !NEUTRAL.has(t.outcome)) contract_differences++;
-      contract_differences += t.contract?.length ?? 0;
+      if ((grade === 'bytes' && t.outcome !== 'passed' && !NEUTRAL.has(t.outcome)) || (t.contract?.length ?? 0) > 0) contract_differences++;
     }
     const claimed = claims.includes(k);
     const spec = tests.filter((t) => (t.grade ?? 'spec') === 'spec');
@@ -82,6 +83,7 @@ export function classRows(judged: readonly Judged[], claims: readonly string[], 
     if (tests.length === 0) verdict = 'NOT TESTED';
     else if (!claimed) verdict = 'NOT CLAIMED';
     else if (relevant.some((t) => t.unexpected) || tests.some((t) => PROGRAM_FAULTS.has(t.outcome) && t.unexpected)) verdict = 'FAIL';
+    else if (tests.some((t) => t.outcome === 'not applicable' && t.needs === 'wire')) verdict = 'NEEDS ENDPOINT';
     else if (!relevant.some((t) => t.outcome === 'passed')) verdict = relevant.some((t) => t.outcome === 'expected failure') ? 'PARTIAL' : 'NOT APPLICABLE';
     else if (relevant.some((t) => t.outcome !== 'passed' && !NEUTRAL.has(t.outcome))) verdict = 'PARTIAL';
     else verdict = 'PASS';
@@ -92,7 +94,7 @@ export function classRows(judged: readonly Judged[], claims: readonly string[], 
 /** The byte-contract column: whether the class's bytes and codes are the suite's. */
 export function contractCell(r: ClassRow): string {
   const ran = Object.values(r.bytes).reduce((a, b) => a + b, 0);
-  if (r.contract_differences > 0) return `${r.contract_differences} difference(s): does not interoperate byte for byte with the published vectors`;
+  if (r.contract_differences > 0) return `${r.contract_differences} test(s) differ: does not interoperate byte for byte with the published vectors`;
   return ran > 0 || Object.keys(r.must).length > 0 ? 'as the published vectors' : '—';
 }
 
@@ -106,7 +108,7 @@ const fmt = (c: Readonly<Record<string, number>>) =>
 export function terminalTable(rows: readonly ClassRow[]): string {
   const lines = ['class         verdict        spec grade (MUST)                     byte contract                SHOULD/MAY/open point'];
   for (const r of rows) {
-    const bytes = r.contract_differences > 0 ? `${r.contract_differences} difference(s)` : fmt(r.bytes);
+    const bytes = r.contract_differences > 0 ? `${r.contract_differences} test(s) differ` : fmt(r.bytes);
     lines.push(`${r.class.padEnd(13)} ${r.verdict.padEnd(14)} ${fmt(r.must).padEnd(37)} ${bytes.padEnd(28)} ${fmt(r.should)}`);
   }
   return lines.join('\n');

@@ -7,6 +7,8 @@ import { serve } from '../../adapter/serve.ts';
 import type { Adapter } from '../../adapter/respond.ts';
 import { isJcpError, JcpError, type JcpErrorCode } from '../../../impl/errors.ts';
 import type { CborInput, CborMap } from '../../../impl/cbor/index.ts';
+import { LEGACY_VARIANTS } from '../../../mutation/testees/registry.ts';
+import { legacyVariant } from '../../../mutation/testees/legacy.ts';
 
 /** Its own taxonomy: one code per family where the suite distinguishes several. */
 export function ownCode(code: JcpErrorCode): JcpErrorCode {
@@ -20,7 +22,13 @@ export function ownCode(code: JcpErrorCode): JcpErrorCode {
   return code;
 }
 
-const reference = createReferenceAdapter();
+// a rule breaker of mutation/testees/ rebuilt on this implementation, when its name is the first argument
+const fault = process.argv[2];
+if (fault !== undefined && !(LEGACY_VARIANTS as readonly string[]).includes(fault)) {
+  process.stderr.write(`independent testee: unknown fault ${fault} (one of ${LEGACY_VARIANTS.join(', ')})\n`);
+  process.exit(2);
+}
+const reference = fault ? legacyVariant(createReferenceAdapter(), fault) : createReferenceAdapter();
 const adapter: Adapter = {
   handle(op: string, args: CborMap): CborInput {
     if (op === 'hello') {

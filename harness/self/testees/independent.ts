@@ -58,7 +58,7 @@ function patching(patches: readonly BundlePatch[]): Plugin {
   };
 }
 
-/** Bundles the independent implementation's testee to `outfile` (run it with `node <outfile> [fault]`). */
+/** Bundles the independent implementation's testee to `outfile` (run it with `node <outfile> [rule breaker of mutation/testees/legacy.ts]`). */
 export async function buildIndependent(outfile: string): Promise<void> {
   await build({
     entryPoints: [join(ROOT, 'harness', 'self', 'testees', 'independent-main.ts')],
