@@ -312,6 +312,15 @@ export class Implementation {
   async frameCheck(frame: Uint8Array): Promise<FrameFields> {
     return plainFrame((await this.call('frame.check', { frame })).get('frame') as CborMap);
   }
+  /** jcp §11: the testee's own jcp/1 endpoint on a loopback address, sealing with `steward_seed`, and what it declares. */
+  async startEndpoint(steward_seed: Uint8Array): Promise<{ url: string; steward: string; window_s: bigint; cap_bytes: bigint }> {
+    const r = await this.call('endpoint.start', { steward_seed });
+    return { url: r.get('url') as string, steward: r.get('steward') as string, window_s: U(r.get('window_s')), cap_bytes: U(r.get('cap_bytes')) };
+  }
+  /** Restarts the testee's endpoint behind the same address, its spend re-established from its record. */
+  async restartEndpoint(): Promise<void> {
+    await this.call('endpoint.restart', {});
+  }
   /** A fresh enforcement point sealing with `steward_seed`; trust roots per resource, if any. */
   async newPoint(steward_seed: Uint8Array, trust_roots?: Readonly<Record<string, readonly string[]>>): Promise<Point> {
     const r = await this.call('point.new', { steward_seed, trust_roots: trust_roots ? Object.fromEntries(Object.entries(trust_roots).map(([k, v]) => [k, [...v]])) : undefined });

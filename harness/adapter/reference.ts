@@ -34,8 +34,11 @@ import {
   grantBytes,
   validateGrant,
 } from '../../impl/index.ts';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createWireServer } from '../../impl/wire/server.ts';
+import { durableWireGate } from '../../impl/wire/durable-gate.ts';
 import { fileURLToPath } from 'node:url';
 import { PROTOCOL_VERSION } from '../protocol/schema.ts';
 import { OPEN_POINTS } from '../protocol/readings.ts';
@@ -771,6 +774,7 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
     ...channelStandingHandlers(point), // jcp §4.5 channels (C17), §4.6 standing grants (C20)
     ...replayAndContinuationHandlers(point), // jcp §8.1 replay, §8.2 group accounting, §6.1 continuations
     ...durableHandlers(), // jcp §4.11 durable record, one writer per record (C26)
+    ...endpointHandlers(), // jcp §11 the testee's own jcp/1 endpoint, on a loopback socket (C8, C13)
     ...forwardHandlers(point), // jcp §4.10 forwarding (C25)
     ...tlogHandlers(point), // jouleclaw §22 transparency log (C-TLOG)
     ...senseHandlers(), // sense §2–§11 (sense:C1–C6)
@@ -950,6 +954,49 @@ function durableHandlers(): Record<string, (a: CborMap) => CborInput> {
 import { createTransparencyLog, decideAndLog, encodeTreeHead, verifyLogConsistency, verifyLogInclusion, verifyTreeHead, type LogEntry, type TransparencyLog } from '../../impl/index.ts';
 
 /** The tlog.* handlers: transparency logs (impl/jouleclaw/tlog.ts) named l1, l2, …, deciding through the adapter's points. */
+/**
+ * jcp §11: the reference's jcp/1 endpoint (impl/wire over a durable point, its record in a temp folder) on a Unix
+ * socket of its own, so a stdio certification tests the wire too. The address is answered at once; the harness waits
+ * until it accepts connections. endpoint.restart closes the durable point and reopens it from its record.
+ */
+function endpointHandlers(): Record<string, (a: CborMap) => CborInput> {
+  let running: { url: string; steward: string; window_s: bigint; cap: number; restart(): void } | undefined;
+  return {
+    'endpoint.start': (a) => {
+      if (!running) {
+        const steward = keyPairFromSeed(bytes(a, 'steward_seed'));
+        const dir = mkdtempSync(join(tmpdir(), 'jcp-testee-endpoint-'));
+        const open = () => openDurablePoint({ path: join(dir, 'decisions.record'), steward, holder: `jcp-reference testee ${process.pid}` });
+        let point = open();
+        let gate = durableWireGate(point, steward);
+        const server = createWireServer({
+          gate: { steward: steward.did, decideOnce: (k, req, enc) => gate.decideOnce(k, req, enc), sealRefusal: (req, reason) => gate.sealRefusal(req, reason) },
+        });
+        const path = join(dir, 'endpoint.sock');
+        process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+        server.listen({ path }).catch((e: unknown) => process.stderr.write(`endpoint: ${e instanceof Error ? e.message : String(e)}\n`));
+        running = {
+          url: `unix:${path}`,
+          steward: steward.did,
+          window_s: server.window_s,
+          cap: server.maxMessageBytes,
+          restart: () => {
+            point.close();
+            point = open();
+            gate = durableWireGate(point, steward);
+          },
+        };
+      }
+      return { url: running.url, steward: running.steward, window_s: running.window_s, cap_bytes: BigInt(running.cap) };
+    },
+    'endpoint.restart': () => {
+      if (!running) throw new JcpError('ERR_BAD_ARGUMENT', 'no endpoint was started (endpoint.start)');
+      running.restart();
+      return {};
+    },
+  };
+}
+
 function tlogHandlers(point: (a: CborMap) => EnforcementPoint): Record<string, (a: CborMap) => CborInput> {
   const logs = new Map<string, TransparencyLog>();
   let next = 1;

@@ -26,7 +26,7 @@ import { implementation } from '../driver.ts';
 import { CRASH_CHECKS, CRASH_STEWARD, referenceTesteeCommand, runDurableCrash, startTestee, type ControlOptions, type CrashResult } from '../drivers/process-control.ts';
 import { alice, bob, cost, frameFor, nonce, payload, rootGrant, steward as stewardKey, TOOL } from '../fixtures.ts';
 import { Implementation } from '../implementation.ts';
-import { codeOf } from '../refusal.ts';
+import { expectCode } from '../refusal.ts';
 
 /** SIGKILLs of a testee that had opened its record (JCP_DURABLE_KILLS sets another count). */
 const KILLS = Math.max(1, Number(process.env['JCP_DURABLE_KILLS'] ?? 40) || 40);
@@ -104,9 +104,9 @@ throughProcess("durable record through the testee's process: SIGKILLed and resta
         const req = (label: string, uj: bigint) => requestUnder(g, label, uj);
         const held = await ia.openDurable(file, 'holder-A', CRASH_STEWARD.seed);
         // another process: a claim kept only in the holder's memory would let it open, replay, and spend again
-        expect(await codeOf(ib.openDurable(file, 'holder-B', CRASH_STEWARD.seed))).toBe('ERR_RECORD_LOCKED');
+        await expectCode(ib.openDurable(file, 'holder-B', CRASH_STEWARD.seed), 'ERR_RECORD_LOCKED');
         expect((await held.decide(req('first', 700n))).verdict).toBe('allow');
-        expect(await codeOf(ib.openDurable(file, 'holder-B', CRASH_STEWARD.seed))).toBe('ERR_RECORD_LOCKED');
+        await expectCode(ib.openDurable(file, 'holder-B', CRASH_STEWARD.seed), 'ERR_RECORD_LOCKED');
         // the refused opener changed nothing of the holder's: 300 µJ are left, not more and not less
         const over = await held.decide(req('second', 301n));
         expect([over.verdict, over.deny_reason]).toEqual(['deny', 'budget-exceeded']);
@@ -138,10 +138,10 @@ describe('durable record through the testee', () => {
       const req = (label: string, uj: bigint) => requestUnder(g, label, uj);
       const a = await impl.openDurable(file, 'holder-A', stewardKey.seed);
       expect(a.replayed).toBe(0n);
-      expect(await codeOf(impl.openDurable(file, 'holder-B', stewardKey.seed))).toBe('ERR_RECORD_LOCKED');
+      await expectCode(impl.openDurable(file, 'holder-B', stewardKey.seed), 'ERR_RECORD_LOCKED');
       expect((await a.decide(req('first', 700n))).verdict).toBe('allow');
       // a refused second holder would replay the same record and spend the remaining 300 µJ a second time
-      expect(await codeOf(impl.openDurable(file, 'holder-B', stewardKey.seed))).toBe('ERR_RECORD_LOCKED');
+      await expectCode(impl.openDurable(file, 'holder-B', stewardKey.seed), 'ERR_RECORD_LOCKED');
       await a.close();
       const b = await impl.openDurable(file, 'holder-B', stewardKey.seed);
       await b.close();
@@ -177,7 +177,7 @@ describe('durable record through the testee', () => {
       const g = await rootGrant({ budget_uj: 1000n, nonce: nonce('durable:black-box-no-lock') });
       const req = (label: string, uj: bigint) => requestUnder(g, label, uj);
       // "MUST fail to open the record rather than proceed": a point that opened unlocked would answer with a handle
-      expect(await codeOf(impl.openDurable(file, 'holder-A', stewardKey.seed, undefined, { simulate: 'no-exclusivity' }))).toBe('ERR_RECORD_NO_EXCLUSIVITY');
+      await expectCode(impl.openDurable(file, 'holder-A', stewardKey.seed, undefined, { simulate: 'no-exclusivity' }), 'ERR_RECORD_NO_EXCLUSIVITY');
       // the refused open took no claim (the record opens at once) and recorded nothing (nothing to replay)
       const a = await impl.openDurable(file, 'holder-B', stewardKey.seed);
       expect(a.replayed).toBe(0n);

@@ -8,7 +8,7 @@
 // non-canonical, not a WireRequest) is answered by a refusal {error, message}, or by closing the connection — either
 // is a rejection, and what is checked is that no decision was taken and nothing was debited.
 import { afterAll, describe, expect } from 'vitest';
-import { clauseIt } from '../clause.ts';
+import { clauseIt, contract } from '../clause.ts';
 import {
   closeWireTarget,
   connectWire,
@@ -145,7 +145,7 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
         const r = await rejection(c, frameMessage(bad));
         if (r !== 'closed') {
           expect(r.kind).toBe('refusal');
-          if (r.kind === 'refusal') expect(r.refusal.error).toBe('ERR_WIRE_NON_CANONICAL');
+          if (r.kind === 'refusal') contract(r.refusal.error === 'ERR_WIRE_NON_CANONICAL', `a non-canonical body refused with ${r.refusal.error}; the suite's code (impl/wire/WIRE.md) is ERR_WIRE_NON_CANONICAL`);
         }
       } finally {
         await c.close();
@@ -169,7 +169,7 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
       const r = await rejection(c, head);
       if (r !== 'closed') {
         expect(r.kind).toBe('refusal');
-        if (r.kind === 'refusal') expect(r.refusal.error).toBe('ERR_WIRE_OVERSIZE');
+        if (r.kind === 'refusal') contract(r.refusal.error === 'ERR_WIRE_OVERSIZE', `an oversized body refused with ${r.refusal.error}; the suite's code (impl/wire/WIRE.md) is ERR_WIRE_OVERSIZE`);
       }
     } finally {
       await c.close();

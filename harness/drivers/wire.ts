@@ -93,6 +93,11 @@ function externalTarget(url: string): WireTarget {
 /** Runs the operator's restart command, then waits (up to 30 s) until the endpoint accepts a connection again. */
 async function restartExternal(url: string, cmd: string): Promise<void> {
   execSync(cmd, { stdio: 'ignore', shell: '/bin/sh', timeout: 30_000 });
+  await awaitAccepting(url);
+}
+
+/** Waits (up to 30 s) until the endpoint at `url` accepts a connection. */
+async function awaitAccepting(url: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
@@ -100,7 +105,7 @@ async function restartExternal(url: string, cmd: string): Promise<void> {
       await c.close();
       return;
     } catch (e) {
-      if (Date.now() > deadline) throw new Error(`the endpoint ${url} did not accept connections within 30 s of its restart: ${e instanceof Error ? e.message : String(e)}`);
+      if (Date.now() > deadline) throw new Error(`the endpoint ${url} did not accept connections within 30 s: ${e instanceof Error ? e.message : String(e)}`);
       await new Promise((r) => setTimeout(r, 200));
     }
   }
@@ -147,16 +152,44 @@ async function inProcessTarget(): Promise<WireTarget> {
   };
 }
 
-/** The endpoint under test: JCP_ENDPOINT, or the reference started in process (one per test worker). */
+/**
+ * The endpoint a stdio testee started itself (endpoint.start): its own jcp/1 endpoint, never the reference's in its
+ * place. One that cannot start one answers `unimplemented`, and its wire tests read "not applicable" with `needs:
+ * wire` (NEEDS ENDPOINT in the class table; no class requires the pseudo-operation, harness/protocol/claims.ts).
+ */
+async function testeeTarget(): Promise<WireTarget> {
+  const { implementation } = await import('../driver.ts');
+  const impl = implementation();
+  let e: Awaited<ReturnType<typeof impl.startEndpoint>>;
+  try {
+    e = await impl.startEndpoint(deriveSeed('steward'));
+  } catch (err) {
+    if (err instanceof UnimplementedError) throw new UnimplementedError('wire', `the testee starts no jcp/1 endpoint of its own (endpoint.start: ${err.message}); certify a live one with --endpoint`);
+    throw err;
+  }
+  parseWireEndpoint(e.url);
+  await awaitAccepting(e.url);
+  return {
+    urls: [e.url],
+    steward: e.steward,
+    window_s: e.window_s,
+    cap_bytes: Number(e.cap_bytes),
+    issuer: keyPairFromSeed(deriveSeed('alice')),
+    label: (s) => s,
+    now_s: () => BigInt(Math.floor(Date.now() / 1000)),
+    restart: async () => {
+      await impl.restartEndpoint();
+      await awaitAccepting(e.url);
+    },
+    inProcess: false,
+    close: async () => {},
+  };
+}
+
+/** The endpoint under test: JCP_ENDPOINT; a stdio testee's own (endpoint.start); or the reference started in process (one per test worker). */
 export function wireTarget(): Promise<WireTarget> {
   const url = process.env['JCP_ENDPOINT'];
-  // A stdio testee is not an endpoint: testing the reference's endpoint in its place would credit the testee with the
-  // reference's wire. Its wire tests read "not applicable" (no class requires the pseudo-operation `wire` of a stdio
-  // testee, harness/protocol/claims.ts) until it is certified through --endpoint.
-  if (!url && process.env['JCP_TESTEE']) {
-    return Promise.reject(new UnimplementedError('wire', 'the jcp/1 wire is certified through --endpoint (a live socket); this run has a stdio testee and no endpoint'));
-  }
-  shared ??= url ? Promise.resolve(externalTarget(url)) : inProcessTarget();
+  shared ??= url ? Promise.resolve(externalTarget(url)) : process.env['JCP_TESTEE'] ? testeeTarget() : inProcessTarget();
   return shared;
 }
 

@@ -542,6 +542,12 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     result: { map: { verdict: VERDICT, deny_reason: 'text', receipt: 'bytes' }, optional: ['deny_reason', 'receipt'] },
   },
   'durable.close': { about: 'jcp §4.11 C26', args: { map: { point: 'text' } }, result: { map: {} } },
+  'endpoint.start': {
+    about: 'jcp §11 (C8, C13): start the testee\'s own jcp/1 endpoint on a loopback address (tcp://127.0.0.1:port or unix:/path), sealing with steward_seed, open to every issuer (no trust roots), on its own clock; say where and what it declares. Once per process: a second call answers the same endpoint',
+    args: { map: { steward_seed: 'bytes32' } },
+    result: { map: { url: 'text', steward: did, window_s: 'uint', cap_bytes: 'uint' } },
+  },
+  'endpoint.restart': { about: 'jcp §11, §4.11: restart the endpoint behind the same address, its spend re-established from its durable record', args: { map: {} }, result: { map: {} } },
   // ---- end §4.11 ----
   // ---- sense §2–§11 (sense:C1–C6): events, replay, attention, cascade, surfacing chain, injected observations ----
   ...((): Record<string, OpSpec> => {
