@@ -549,7 +549,8 @@ export class Implementation {
   async openDurable(path: string, holder: string, steward_seed: Uint8Array, trust_roots?: Readonly<Record<string, readonly string[]>>, opts: { simulate?: 'no-exclusivity' } = {}): Promise<DurablePointHandle> {
     const roots = trust_roots ? Object.fromEntries(Object.entries(trust_roots).map(([k, v]) => [k, [...v]])) : undefined;
     const r = await this.call('durable.open', { path, holder, steward_seed, trust_roots: roots, simulate: opts.simulate });
-    return new DurablePointHandle(this, r.get('point') as string, U(r.get('replayed')));
+    const ex = r.get('exclusive');
+    return new DurablePointHandle(this, r.get('point') as string, U(r.get('replayed')), ex === undefined ? undefined : ex === 'yes');
   }
   // ---- end §4.11 ----
   // ---- jouleclaw §2/§7 cascade receipts, §16 contracts and verdict receipts, §17 handoffs and the run journal ----
@@ -1046,6 +1047,8 @@ export class DurablePointHandle {
     readonly id: string,
     /** How many recorded entries the open replayed. */
     readonly replayed: bigint,
+    /** Whether the open says it holds the record exclusively (jcp §4.11); undefined when the answer does not say. */
+    readonly exclusive?: boolean,
   ) {}
   /** Decides as Point.decide; answers only once the decision is recorded. */
   async decide(d: DecideFields): Promise<DurableDecisionResult> {

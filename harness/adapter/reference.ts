@@ -934,7 +934,7 @@ function durableHandlers(): Record<string, (a: CborMap) => CborInput> {
       const p = openDurablePoint({ path: text(a, 'path'), holder: text(a, 'holder'), steward: keyPairFromSeed(bytes(a, 'steward_seed')), trustRoots: roots, ...noExclusivity });
       const id = `d${next++}`;
       durables.set(id, p);
-      return { point: id, replayed: BigInt(p.replayed) };
+      return { point: id, replayed: BigInt(p.replayed), exclusive: p.exclusive ? 'yes' : 'no' };
     },
     'durable.decide': (a) => {
       const d = durable(a).decide(decisionRequest(a));

@@ -25,7 +25,7 @@ import { clauseIt } from '../clause.ts';
 import { implementation } from '../driver.ts';
 import { CRASH_CHECKS, CRASH_STEWARD, referenceTesteeCommand, runDurableCrash, startTestee, type ControlOptions, type CrashResult } from '../drivers/process-control.ts';
 import { alice, bob, cost, frameFor, nonce, payload, rootGrant, steward as stewardKey, TOOL } from '../fixtures.ts';
-import { Implementation } from '../implementation.ts';
+import { DurablePointHandle, Implementation } from '../implementation.ts';
 import { expectCode } from '../refusal.ts';
 
 /** SIGKILLs of a testee that had opened its record (JCP_DURABLE_KILLS sets another count). */
@@ -182,6 +182,25 @@ describe('durable record through the testee', () => {
       const a = await impl.openDurable(file, 'holder-B', stewardKey.seed);
       expect(a.replayed).toBe(0n);
       expect((await a.decide(req('after', 1000n))).verdict).toBe('allow');
+      await a.close();
+    },
+  );
+
+  clauseIt(
+    ['jcp/4.11#proceeding-checkable'],
+    'an open that proceeds without exclusivity says so at run time; one that holds its record never claims otherwise',
+    async () => {
+      const impl = implementation();
+      const file = path.join(dir, 'black-box-checkable.rec');
+      // refused (the §4.11 rule, tested above) is the conforming answer; one that proceeds must not imply exclusivity
+      const open = await impl.openDurable(file, 'holder-A', stewardKey.seed, undefined, { simulate: 'no-exclusivity' }).catch((e: unknown) => e);
+      if (open instanceof DurablePointHandle) {
+        expect(open.exclusive, 'an open that proceeded on a platform without exclusivity answers exclusive: "no"').toBe(false);
+        await open.close();
+      }
+      // a normal open that states its exclusivity states that it holds the record
+      const a = await impl.openDurable(file, 'holder-B', stewardKey.seed);
+      if (a.exclusive !== undefined) expect(a.exclusive).toBe(true);
       await a.close();
     },
   );

@@ -534,7 +534,8 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     // simulate "no-exclusivity": open as on a platform that cannot provide exclusivity at all (jcp §4.11), the one way a
     // black-box test can stand such a platform in
     args: { map: { path: 'text', holder: 'text', steward_seed: 'bytes32', trust_roots: { textMap: { array: did } }, simulate: { enum: ['no-exclusivity'] } }, optional: ['trust_roots', 'simulate'] },
-    result: { map: { point: 'text', replayed: 'uint' } },
+    // exclusive: whether the open holds the record exclusively ("no": it proceeded without, jcp §4.11 "checkable at run time")
+    result: { map: { point: 'text', replayed: 'uint', exclusive: { enum: ['yes', 'no'] } }, optional: ['exclusive'] },
   },
   'durable.decide': {
     about: 'jcp §4.11 C26',

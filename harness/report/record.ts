@@ -95,7 +95,7 @@ export function classRows(judged: readonly Judged[], claims: readonly string[], 
 export function contractCell(r: ClassRow): string {
   const ran = Object.values(r.bytes).reduce((a, b) => a + b, 0);
   if (r.contract_differences > 0) return `${r.contract_differences} test(s) differ: does not interoperate byte for byte with the published vectors`;
-  return ran > 0 || Object.keys(r.must).length > 0 ? 'as the published vectors' : '—';
+  return ran > 0 || Object.keys(r.must).length > 0 ? 'no difference' : '—';
 }
 
 const fmt = (c: Readonly<Record<string, number>>) =>
@@ -108,7 +108,7 @@ const fmt = (c: Readonly<Record<string, number>>) =>
 export function terminalTable(rows: readonly ClassRow[]): string {
   const lines = ['class         verdict        spec grade (MUST)                     byte contract                SHOULD/MAY/open point'];
   for (const r of rows) {
-    const bytes = r.contract_differences > 0 ? `${r.contract_differences} test(s) differ` : fmt(r.bytes);
+    const bytes = r.contract_differences > 0 ? `${r.contract_differences} test(s) differ` : Object.keys(r.must).length || Object.keys(r.bytes).length ? 'no difference' : '—';
     lines.push(`${r.class.padEnd(13)} ${r.verdict.padEnd(14)} ${fmt(r.must).padEnd(37)} ${bytes.padEnd(28)} ${fmt(r.should)}`);
   }
   return lines.join('\n');
