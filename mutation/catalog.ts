@@ -280,7 +280,7 @@ export const UNBROKEN: readonly Unbroken[] = [
     reason:
       "no single change is observable: §4.9 makes every child carry each caveat of its parent, and the chain check refuses a child that drops one (attenuation-violation) before caveats are evaluated, so the leaf's caveats contain every link's; evaluating the leaf's alone decides identically (see EQUIVALENT: caveats-leaf-only)",
   },
-  { clause: 'jcp/4.11#in-flight-stays-debited', reason: 'C14/C16: not yet written (an in-flight entry left unresolved by a crash is replayed as debited; a mutant needs the crash child of harness/conformance/durable.test.ts, which the in-process matrix does not reach)' },
+  { clause: 'jcp/4.11#in-flight-stays-debited', reason: 'C14/C16: not yet written (an in-flight entry left unresolved by a crash is replayed as debited; a mutant needs the black-box crash test of harness/conformance/durable.test.ts, which SIGKILLs and respawns a testee process: the in-process matrix skips it, since its child would run the unmutated reference, and source-patch mutants are not served as testee processes)' },
   {
     clause: 'jcp/4.9#no-invented-predicate',
     reason: 'a prohibition on adding a predicate: the reference has no invented predicate to remove, and the caveat set is closed by the codec (an unknown variant is refused ERR_GRANT_MALFORMED), so no single change of its code breaks the rule observably',
