@@ -51,13 +51,15 @@ export interface ClassRow {
 export const JCP_CLASSES = [...Array.from({ length: 26 }, (_, i) => `jcp:C${i + 1}`), 'jcp:C-neg'];
 
 const PROGRAM_FAULTS = new Set(['timeout', 'crash', 'errored']);
+/** The classes a jcp/1 endpoint shows over the wire (jcp §9: C8 wire binding, C13 caller-signed wire + threshold). */
+const WIRE_CLASSES = new Set(['jcp:C8', 'jcp:C13']);
 const NEUTRAL = new Set(['not claimed', 'not applicable', 'acceptable']);
 
 /**
  * Per-class verdicts from judged test lines. A class passes or fails on its spec-graded tests (on all its tests when
  * it has none): FAIL on an unexpected result there or a program fault anywhere; NOT APPLICABLE when none of them
- * passed and none failed; NEEDS ENDPOINT when tests of it need a live jcp/1 endpoint the run did not have (the wire
- * classes of a stdio testee: never passed, never failed); PARTIAL when some did not pass but were expected not to;
+ * passed and none failed; NEEDS ENDPOINT for a wire class (C8, C13) whose tests needed a live jcp/1 endpoint the run
+ * did not have (a stdio testee that starts none: never passed, never failed); PARTIAL when some did not pass but were expected not to;
  * else PASS. `requested` (certify
  * --classes) limits the rows to those classes.
  */
@@ -83,7 +85,7 @@ export function classRows(judged: readonly Judged[], claims: readonly string[], 
     if (tests.length === 0) verdict = 'NOT TESTED';
     else if (!claimed) verdict = 'NOT CLAIMED';
     else if (relevant.some((t) => t.unexpected) || tests.some((t) => PROGRAM_FAULTS.has(t.outcome) && t.unexpected)) verdict = 'FAIL';
-    else if (tests.some((t) => t.outcome === 'not applicable' && t.needs === 'wire')) verdict = 'NEEDS ENDPOINT';
+    else if (WIRE_CLASSES.has(k) && tests.some((t) => t.outcome === 'not applicable' && t.needs === 'wire')) verdict = 'NEEDS ENDPOINT';
     else if (!relevant.some((t) => t.outcome === 'passed')) verdict = relevant.some((t) => t.outcome === 'expected failure') ? 'PARTIAL' : 'NOT APPLICABLE';
     else if (relevant.some((t) => t.outcome !== 'passed' && !NEUTRAL.has(t.outcome))) verdict = 'PARTIAL';
     else verdict = 'PASS';
