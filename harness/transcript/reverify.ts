@@ -156,9 +156,11 @@ export async function reverify(certificate: Uint8Array, transcript: Uint8Array, 
   }
   const comparisons = await replayStreams(tr.streams);
   const tests = rejudge(tr, comparisons);
+  // the classes the run was asked for (certify --classes), as the certificate's rows were limited to them
   const rows = classRows(
     tests.map((t) => rejudgedLine(t.test, t.rejudged)),
     cert.testee.claims,
+    h.classes_requested === 'all' ? undefined : h.classes_requested,
   );
   const classes: ClassReverdict[] = [];
   for (const r of rows) {
