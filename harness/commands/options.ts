@@ -80,7 +80,7 @@ export const VERBS: readonly VerbSpec[] = [
   },
   {
     name: 'validate',
-    summary: 'check that a testee speaks the adapter protocol',
+    summary: 'check a testee\'s adapter before certifying: every operation reached, the core ones along real success and refusal paths',
     positionals: [],
     options: [{ ...TESTEE, description: `${TESTEE.description} (required)` }, TIMEOUT],
   },
