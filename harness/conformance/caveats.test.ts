@@ -5,9 +5,10 @@
 // Tests name only C24 clauses, so a testee claiming C7 alone is not asked about the metered path.
 import { describe, expect } from 'vitest';
 import { implementation } from '../driver.ts';
-import type { DecideFields, Minted, Point } from '../implementation.ts';
+import type { DecideFields, FrameFields, Minted, Point } from '../implementation.ts';
 import { blake3, decodeCanonical, defaultEd25519, encodeCanonical, grantToCbor, toHex, type CborMap, type Grant } from '../oracle.ts';
-import { clauseIt, contract } from '../clause.ts';
+import { AcceptableReading, clauseIt, contract, declaredReading } from '../clause.ts';
+import { expectRefusedAs, isRefusal } from '../contract-codes.ts';
 import { codeOf, expectCode } from '../refusal.ts';
 import { alice, bob, carol, cost, frameFor, grantOf, idOf, nonce, payload, point, rootGrant, steward } from '../fixtures.ts';
 
@@ -20,6 +21,19 @@ function req(chain: readonly Minted[], uj: bigint, over: Partial<DecideFields> =
 }
 
 const spentAll = (p: Point, chain: readonly Minted[]) => Promise.all(chain.map((m) => p.spent(m.grant_id)));
+
+/** Caveats outside the variants of jcp §4.9: content predicates, which the decision point could not evaluate. */
+const INVENTED = [{ PayloadContains: 'rm -rf' }, { PayloadMatches: '^ls' }];
+
+/** A root grant carrying `invented`, signed by its issuer (crafted with the oracle), and a frame exercising it. */
+async function signedWithInvented(invented: Record<string, string>): Promise<{ signed: Uint8Array; frame: FrameFields }> {
+  const base = grantOf(await rootGrant({ nonce: nonce('invented-base') })).grant;
+  const cbor = { ...(grantToCbor(base) as Record<string, unknown>), caveats: [invented] };
+  const bytes = encodeCanonical(cbor as never);
+  const signed = encodeCanonical({ grant: cbor as never, signature: defaultEd25519().sign(alice.seed, bytes) });
+  const frame = { kind: 'tool-call', trust: 'control', grant_id: toHex(blake3(bytes)), action: 'call', resource: base.capability.resource, payload_hash: payload('args') };
+  return { signed, frame };
+}
 
 describe('jcp §4.9 the seven variants', () => {
   clauseIt(['jcp/4.9#support-caveat-variants', 'jcp/4.9#grant-may-carry-caveats', 'jcp/4.9#caveats-all-hold'], 'a grant carrying all seven variants is minted with them in its signed bytes, in order, and each binds', async () => {
@@ -68,26 +82,48 @@ describe('jcp §4.9 the seven variants', () => {
     expect((await p.decide(req([g], 1n, { frame: frameFor(g, { action: 'write' }) }))).deny_reason).toBe('action-not-granted');
   });
 
-  clauseIt(['jcp/4.9#no-invented-predicate'], 'a caveat outside the variants — a content predicate the decision point could not evaluate — is refused, never honoured', async () => {
+  clauseIt(['jcp/4.9#no-invented-predicate', 'jcp/4.9#caveats-all-hold'], 'a caveat outside the variants — a content predicate the decision point could not evaluate — is never honoured', async () => {
     // the runtime sees payload_hash, never the payload's bytes: a predicate over content cannot be evaluated there
-    for (const invented of [{ PayloadContains: 'rm -rf' }, { PayloadMatches: '^ls' }]) {
-      const code = await codeOf(rootGrant({ caveats: [invented], nonce: nonce('invented') }));
-      expect(['ERR_GRANT_MALFORMED', 'ERR_BAD_ARGUMENT'], JSON.stringify(invented)).toContain(code);
-      // a grant signed with one anyway (crafted) does not parse, so it can never be decided allow
-      const base = grantOf(await rootGrant({ nonce: nonce('invented-base') })).grant;
-      const cbor = { ...(grantToCbor(base) as Record<string, unknown>), caveats: [invented] };
-      const bytes = encodeCanonical(cbor as never);
-      const signed = encodeCanonical({ grant: cbor as never, signature: defaultEd25519().sign(alice.seed, bytes) });
-      await expectCode(implementation().verifyGrant(signed), 'ERR_GRANT_MALFORMED');
-      // presented for a decision, it is refused or denied — never allowed
-      const frame = { kind: 'tool-call', trust: 'control', grant_id: toHex(blake3(bytes)), action: 'call', resource: base.capability.resource, payload_hash: payload('args') };
+    for (const invented of INVENTED) {
+      // a grant signed with one (crafted), presented for a decision, is refused or denied — never allowed
+      const { signed, frame } = await signedWithInvented(invented);
       const p = await point();
       const verdict = await p.decide({ frame, chain: [signed], caller: bob.did, cost: cost(1n), now_s: NOW }).then(
         (d) => d.verdict,
         (e: unknown) => codeOf(Promise.reject(e)),
       );
-      expect(verdict).not.toBe('allow');
+      expect(verdict, JSON.stringify(invented)).not.toBe('allow');
     }
+  });
+
+  clauseIt(['jcp/4.9#open-unknown-caveat-at-mint'], 'a caveat outside the variants is minted and read as the declared reading of unknown caveats says', async () => {
+    // harness/protocol/readings.ts: refused (at mint, and a signed grant carrying one does not parse) or
+    // carried-fail-closed (minted, and its signature verifies; the test above holds that no decision over it allows)
+    const declared = declaredReading('unknown-caveat');
+    const seen: string[] = [];
+    for (const invented of INVENTED) {
+      const what = JSON.stringify(invented);
+      const minted = await codeOf(rootGrant({ caveats: [invented], nonce: nonce('invented') }));
+      const { signed } = await signedWithInvented(invented);
+      const read = await implementation().verifyGrant(signed).then(
+        (v) => (v.valid ? 'valid' : 'invalid'),
+        (e: unknown) => codeOf(Promise.reject(e)),
+      );
+      if (declared === 'refused') {
+        expect(minted, `${what} at mint: refused`).not.toBe('accepted');
+        // the protocol's caveat schema has no such variant, so an argument refusal is the suite's code too
+        contract(minted === 'ERR_GRANT_MALFORMED' || minted === 'ERR_BAD_ARGUMENT', `${what} at mint: refused with ${minted}; the suite's code is ERR_GRANT_MALFORMED (or ERR_BAD_ARGUMENT)`);
+        expectRefusedAs(read, 'ERR_GRANT_MALFORMED', `a signed grant carrying ${what}`);
+      } else if (declared === 'carried-fail-closed') {
+        expect([minted, read], `${what}: minted, and its signature verifies`).toEqual(['accepted', 'valid']);
+      } else {
+        const refused = minted !== 'accepted' && isRefusal(read);
+        const carried = minted === 'accepted' && read === 'valid';
+        expect(refused || carried, `${what}: refused at mint and read, or minted and verified; got ${minted}, ${read}`).toBe(true);
+        seen.push(`${what}: ${refused ? 'refused' : 'carried'}`);
+      }
+    }
+    if (!declared) throw new AcceptableReading(`a caveat outside the variants: ${seen.join('; ')}, a reading the text permits (none declared)`);
   });
 });
 

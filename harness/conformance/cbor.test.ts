@@ -1,15 +1,16 @@
 // jcp §3 canonical det-CBOR and the §11 "MUST reject a non-canonical body", checked through the implementation's
 // strict decoder (cbor.check: a strict decode, then a canonical re-encode). Canonical bytes must come back byte for
-// byte; every non-canonical form, float, bool, null, simple value, tag (a signed core carries none, tag 18 included),
-// indefinite length, truncation, trailing byte, invalid UTF-8, unsorted or duplicate key must be refused (the spec
-// grade), with its ERR_CBOR_* code (the suite's byte contract: the spec names no ERR_ code). Where an input breaks two
+// byte; every non-canonical form, float, bool, null, simple value, indefinite length, truncation, trailing byte,
+// invalid UTF-8, unsorted or duplicate key must be refused (the spec grade), with its ERR_CBOR_* code (the suite's byte
+// contract: the spec names no ERR_ code). Tags, and map keys of other types than text, are open points of jcp §3
+// (jcp/3#open-tags-in-canonical-check, jcp/3#open-map-key-types): graded against the declared reading. Where an input breaks two
 // rules at once (a tag whose head is also too wide), either code is accepted: the spec names no order among them. The reference's TypeScript encoder/decoder API (options, encode
 // refusals of JS values, refusal offsets, the exact code of each multi-fault input) is unit-tested in
 // impl/cbor/cbor.test.ts.
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
-import { clauseIt } from '../clause.ts';
-import { expectRefusedAs, refusalJudge } from '../contract-codes.ts';
+import { AcceptableReading, clauseIt, declaredReading } from '../clause.ts';
+import { expectRefusedAs, isRefusal, refusalJudge } from '../contract-codes.ts';
 import { assertProperty } from '../refusal.ts';
 import { implementation } from '../driver.ts';
 import { fcParams } from '../external-vectors.ts';
@@ -22,6 +23,8 @@ const OPEN_KEY_ORDER = 'jcp/3#open-key-order';
 const SHORTEST = 'jcp/3#shortest-integer-form';
 const NO_FLOAT_BOOL_NULL = 'jcp/3#no-float-bool-null';
 const REJECT = 'jcp/11#reject-non-canonical';
+const OPEN_TAGS = 'jcp/3#open-tags-in-canonical-check';
+const OPEN_KEY_TYPES = 'jcp/3#open-map-key-types';
 
 // ---- helpers ----
 
@@ -54,6 +57,50 @@ async function expectSame(hex: string): Promise<void> {
 /** Refused (spec), with `code`, or with one of `codes` where the input breaks more than one rule (byte contract). */
 async function expectRefused(hex: string, code: JcpErrorCode | readonly JcpErrorCode[]): Promise<void> {
   expectRefusedAs(await check(hex), code, label(hex));
+}
+
+/**
+ * A judge of tagged inputs against the declared reading of `canonical-tags` (harness/protocol/readings.ts): refused
+ * (ERR_CBOR_TAG) or passed-through (the bytes come back unchanged). With none declared each may be either, and `done`
+ * ends the test as acceptable.
+ */
+function tagReading(): { judge: (got: string, what: string) => void; done: (what: string) => void } {
+  const declared = declaredReading('canonical-tags');
+  const codes = refusalJudge();
+  const seen = new Set<string>();
+  return {
+    judge(got, what) {
+      if (declared === 'refused') codes(got, 'ERR_CBOR_TAG', what);
+      else if (declared === 'passed-through') expect(got, `${what}: the declared reading passed-through`).toBe(SAME);
+      else {
+        expect(got === SAME || isRefusal(got), `${what}: refused or kept, but ${got}`).toBe(true);
+        seen.add(got === SAME ? 'kept' : 'refused');
+      }
+    },
+    done(what) {
+      if (!declared) throw new AcceptableReading(`${what}: ${[...seen].join(' and ')}, a reading the text permits (none declared)`);
+    },
+  };
+}
+
+/**
+ * Whether the declared reading of `map-key-types` keeps map keys of `type` ('int', or 'other': byte strings, arrays,
+ * maps); undefined when none is declared. Text keys are kept by every reading.
+ */
+function keptKeyType(type: 'int' | 'other'): boolean | undefined {
+  const d = declaredReading('map-key-types');
+  if (d === undefined) return undefined;
+  return d === 'any-type' || (type === 'int' && d === 'int-and-text');
+}
+
+/**
+ * For a test of key order over maps with keys of `types`: true, once each of `hexes` is refused, when the declared
+ * reading of map-key types refuses one of those types (key order does not arise then); false otherwise.
+ */
+async function refusedForKeyTypes(types: readonly ('int' | 'other')[], hexes: readonly string[]): Promise<boolean> {
+  if (!types.some((t) => keptKeyType(t) === false)) return false;
+  for (const hex of hexes) expect(isRefusal(await check(hex)), `${label(hex)}: keys the declared reading of map-key types refuses`).toBe(true);
+  return true;
 }
 
 /** fc.assert for async properties; a TesteeFailure or UnimplementedError inside a run surfaces as itself. */
@@ -173,10 +220,12 @@ describe('key order', () => {
   clauseIt([KEY_ORDER, OPEN_KEY_ORDER], 'mixed int and text keys: length of the encoded key first, then bytewise', async () => {
     // 01, 20 (1 byte) < 1818, 6161 (2 bytes) < 190100 (3 bytes)
     expect(mapOf(['0104', '2003', '181802', '616101', '19010005'])).toBe('a50104200318180261610119010005');
+    if (await refusedForKeyTypes(['int'], ['a50104200318180261610119010005'])) return;
     await expectOnlyCanonicalOrder(['0104', '2003', '181802', '616101', '19010005']);
   });
 
   clauseIt([OPEN_KEY_ORDER, REJECT], 'RFC 8949 bytewise order that length-first refuses: 24 before −1 is unsorted', async () => {
+    if (await refusedForKeyTypes(['int', 'other'], ['a22002181801', 'a2616102' + '42000001'])) return;
     // bytewise over encoded keys, 18 18 < 20; length-first, 20 (1 byte) < 18 18 (2 bytes)
     await expectRefused('a2181801' + '2002', 'ERR_CBOR_UNSORTED_KEYS');
     await expectSame('a22002' + '181801');
@@ -193,9 +242,27 @@ describe('key order', () => {
     await expectRefused('a1' + '61' + '61' + 'a2616101616102', 'ERR_CBOR_DUPLICATE_KEY'); // nested
   });
 
-  clauseIt([CANONICAL], 'keys of any type the encoding can write come back unchanged', async () => {
-    await expectSame('a3' + '4101' + '00' + '8101' + '01' + 'a10102' + '02');
-    await expectSame('a3' + '01' + '636f6e65' + '20' + '636e6567' + '686772616e745f6964' + '6167'); // {1: "one", -1: "neg", "grant_id": "g"}
+  clauseIt([OPEN_KEY_TYPES], 'keys of other types than text come back unchanged or are refused, as the declared reading of map-key types says', async () => {
+    // harness/protocol/readings.ts: any-type keeps them all; int-and-text refuses byte-string, array and map keys;
+    // text-only refuses integer keys too (the suite has no ERR_CBOR_ code for such a refusal: refused is what counts)
+    const cases: [string, string, 'int' | 'other'][] = [
+      ['byte-string, array and map keys', 'a3' + '4101' + '00' + '8101' + '01' + 'a10102' + '02', 'other'],
+      ['a byte-string key', 'a1' + '4101' + '00', 'other'],
+      ['integer keys and a text key', 'a3' + '01' + '636f6e65' + '20' + '636e6567' + '686772616e745f6964' + '6167', 'int'], // {1: "one", -1: "neg", "grant_id": "g"}
+      ['integer keys', 'a2' + '0102' + '0304', 'int'],
+    ];
+    const seen: string[] = [];
+    for (const [what, hex, type] of cases) {
+      const got = await check(hex);
+      const kept = keptKeyType(type);
+      if (kept === true) expect(got, `${what}: kept by the declared reading`).toBe(SAME);
+      else if (kept === false) expect(isRefusal(got), `${what}: refused by the declared reading, but ${got}`).toBe(true);
+      else {
+        expect(got === SAME || isRefusal(got), `${what}: kept or refused, but ${got}`).toBe(true);
+        seen.push(`${what} ${got === SAME ? 'kept' : 'refused'}`);
+      }
+    }
+    if (seen.length) throw new AcceptableReading(`${seen.join('; ')}: readings the text permits (none declared)`);
   });
 });
 
@@ -219,7 +286,9 @@ describe('what a signed core never carries', () => {
     await expectRefused('f800', ['ERR_CBOR_SIMPLE_VALUE', 'ERR_CBOR_NOT_SHORTEST']);
   });
 
-  clauseIt([CANONICAL, REJECT], 'tags are refused, tag 18 (the COSE envelope) included: a signed core carries none', async () => {
+  clauseIt([OPEN_TAGS], 'tags, tag 18 (the COSE envelope) included, are refused or kept as the declared reading of tags says', async () => {
+    // harness/protocol/readings.ts: refused (ERR_CBOR_TAG: a signed core carries none) or passed-through (kept as data)
+    const tags = tagReading();
     for (const hex of [
       'd28443a10127a04100420000', // a COSE_Sign1 shape
       'c101',
@@ -235,8 +304,9 @@ describe('what a signed core never carries', () => {
       'a1' + '6161' + 'c101',
       'a1' + 'c101' + '01',
     ]) {
-      await expectRefused(hex, 'ERR_CBOR_TAG');
+      tags.judge(await check(hex), label(hex));
     }
+    tags.done('tags');
   });
 
   clauseIt([REJECT, SHORTEST, NO_FLOAT_BOOL_NULL], 'a tag whose number or contents also break a rule is refused for either', async () => {
@@ -338,11 +408,14 @@ const shortTextArb: fc.Arbitrary<string> = fc.oneof(fc.string({ maxLength: 4 }),
 const shortBytesArb: fc.Arbitrary<Uint8Array> = fc.uint8Array({ maxLength: 4 });
 const keyId = (k: number | bigint | string): string => (typeof k === 'string' ? `s${k}` : `i${BigInt(k)}`);
 
-/** Trees of CborValue: integers (bigints included), text, bytes, arrays, and maps with text and int keys. */
-function treeArb(opts: { small?: boolean } = {}): fc.Arbitrary<CborValue> {
+/**
+ * Trees of CborValue: integers (bigints included), text, bytes, arrays, and maps with text keys, and int keys too unless
+ * `textKeys` (jcp/3#open-map-key-types: a reading may refuse integer keys).
+ */
+function treeArb(opts: { small?: boolean; textKeys?: boolean } = {}): fc.Arbitrary<CborValue> {
   const text = opts.small === true ? shortTextArb : textArb;
   const bytes = opts.small === true ? shortBytesArb : bytesArb;
-  const keys: fc.Arbitrary<number | bigint | string> = fc.oneof(intArb, text);
+  const keys: fc.Arbitrary<number | bigint | string> = opts.textKeys === true ? text : fc.oneof(intArb, text);
   return fc.letrec<{ value: CborValue; array: CborValue[]; map: CborMap }>((tie) => ({
     value: fc.oneof({ depthSize: 'small', maxDepth: 4 }, intArb, text, bytes, tie('array'), tie('map')),
     array: fc.array(tie('value'), { maxLength: 5 }),
@@ -354,6 +427,8 @@ function treeArb(opts: { small?: boolean } = {}): fc.Arbitrary<CborValue> {
 
 const anyTree = treeArb();
 const smallTree = treeArb({ small: true });
+/** Trees whose map keys the declared reading of map-key types keeps: integer keys only where it keeps them. */
+const keptTree = (small: boolean): fc.Arbitrary<CborValue> => (keptKeyType('int') === true ? (small ? smallTree : anyTree) : treeArb({ small, textKeys: true }));
 
 /** One item of a canonical encoding, as a minimal independent walk sees it. */
 interface Item {
@@ -440,7 +515,6 @@ function mutations(b: Uint8Array): [string, Uint8Array, JcpErrorCode][] {
     if (it.major <= 3) {
       out.push([`null at ${it.at}`, splice(b, it.at, it.end, one(0xf6)), 'ERR_CBOR_SIMPLE_VALUE']);
       out.push([`float at ${it.at}`, splice(b, it.at, it.end, fromHex('f93c00')), 'ERR_CBOR_FLOAT']);
-      out.push([`tagged at ${it.at}`, splice(b, it.at, it.end, one(0xc1), b.subarray(it.at, it.end)), 'ERR_CBOR_TAG']);
     }
     const es = it.entries ?? [];
     for (let j = 0; j + 1 < es.length; j++) {
@@ -461,7 +535,7 @@ const MUTATION_RUNS = 60;
 describe('properties (fast-check, fixed seed)', () => {
   clauseIt([CANONICAL, REJECT], '(b) every canonical encoding comes back unchanged', async () => {
     await assertProperty(
-      fc.asyncProperty(anyTree, async (x) => {
+      fc.asyncProperty(keptTree(false), async (x) => {
         const b = encodeCanonical(x);
         expect(await check(b), toHex(b)).toBe(SAME);
       }),
@@ -473,7 +547,7 @@ describe('properties (fast-check, fixed seed)', () => {
     let checked = 0;
     const judge = refusalJudge();
     await assertProperty(
-      fc.asyncProperty(smallTree, async (x) => {
+      fc.asyncProperty(keptTree(true), async (x) => {
         const b = encodeCanonical(x);
         for (const [what, m, code] of mutations(b)) {
           judge(await check(m), code, `${what} of ${toHex(b)}`);
@@ -483,6 +557,24 @@ describe('properties (fast-check, fixed seed)', () => {
       fcParams(MUTATION_RUNS),
     );
     expect(checked).toBeGreaterThan(1000);
+  });
+
+  clauseIt([OPEN_TAGS], '(e) any item of a canonical encoding under a tag is refused or kept, as the declared reading of tags says', async () => {
+    // tag 55799 (self-described CBOR, RFC 8949 §3.4.6) may stand before any item
+    const tags = tagReading();
+    let checked = 0;
+    await assertProperty(
+      fc.asyncProperty(smallTree, async (x) => {
+        const b = encodeCanonical(x);
+        for (const it of walk(b)) {
+          tags.judge(await check(splice(b, it.at, it.end, fromHex('d9d9f7'), b.subarray(it.at, it.end))), `tagged at ${it.at} of ${toHex(b)}`);
+          checked++;
+        }
+      }),
+      fcParams(20),
+    );
+    expect(checked).toBeGreaterThan(20);
+    tags.done('a tag before an item');
   });
 
   clauseIt([REJECT], '(d) junk either comes back unchanged or is refused with an ERR_CBOR code', async () => {

@@ -91,14 +91,24 @@ describe('jcp §7 deny reasons, each reached and named exactly', () => {
     // configured when the point is made
     expect(await outcome(req(g), undefined, { [TOOL]: [carol.did] })).toBe('untrusted-root');
     expect(await outcome(req(g), undefined, { [TOOL]: [carol.did, alice.did] })).toBe('allow');
-    expect(await outcome(req(g), undefined, { [TOOL]: [] })).toBe('untrusted-root');
     expect(await outcome(req(g), undefined, { [resource('other')]: [carol.did] })).toBe('allow');
     // configured afterwards
     expect(await outcome(req(g), (p) => p.setTrustRoots(TOOL, [carol.did]))).toBe('untrusted-root');
     expect(await outcome(req(g), (p) => p.setTrustRoots(TOOL, [carol.did, alice.did]))).toBe('allow');
-    expect(await outcome(req(g), (p) => p.setTrustRoots(TOOL, []))).toBe('untrusted-root');
     // roots of another resource do not close this one
     expect(await outcome(req(g), (p) => p.setTrustRoots(resource('other'), [carol.did]))).toBe('allow');
+  });
+
+  clauseIt(['jcp/7#open-empty-trust-roots'], 'an empty trust-root list is decided as the declared reading of empty trust roots says', async () => {
+    const g = await G();
+    // harness/protocol/readings.ts: configured-none-anchors (the resource is closed) or unconfigured-open (it stays open)
+    const want = { 'configured-none-anchors': 'untrusted-root', 'unconfigured-open': 'allow' } as const;
+    const declared = declaredReading('empty-trust-roots') as keyof typeof want | undefined;
+    // set when the point is made, and afterwards
+    const got = [await outcome(req(g), undefined, { [TOOL]: [] }), await outcome(req(g), (p) => p.setTrustRoots(TOOL, []))];
+    if (declared) expect(got, `the declared reading ${declared}`).toEqual([want[declared], want[declared]]);
+    else if (got.every((o) => o === 'untrusted-root' || o === 'allow')) throw new AcceptableReading(`an empty trust-root list: ${got.join(', ')}, a reading the text permits (none declared)`);
+    else expect(got, 'either reading permits only untrusted-root or allow here').toEqual(['untrusted-root', 'untrusted-root']);
   });
 
   clauseIt(['jcp/7#grant-id-mismatch', 'jcp/7#debit-on-allow', 'jcp/8#every-decision-sealed'], "a frame naming another grant's id is denied wrong-resource", async () => {

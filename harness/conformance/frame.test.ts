@@ -1,8 +1,8 @@
 // Conformance: jcp §6 the Frame — canonical shape, an absent model omitted, strict parsing at the boundary (C-neg).
 // Frames are encoded by the oracle and judged by the implementation under test's frame.check.
 import { describe, expect } from 'vitest';
-import { clauseIt } from '../clause.ts';
-import { expectCode } from '../refusal.ts';
+import { AcceptableReading, clauseIt, declaredReading } from '../clause.ts';
+import { codeOf, expectCode } from '../refusal.ts';
 import { implementation } from '../driver.ts';
 import { frameFor, payload, rootGrant } from '../fixtures.ts';
 import type { FrameFields } from '../implementation.ts';
@@ -62,12 +62,29 @@ describe('jcp §6 frames', () => {
       ['kind tool-exec', variant('kind', 'tool-exec')],
       ['grant_id not a content id', variant('grant_id', 'ABC')],
       ['payload_hash missing', variant('payload_hash', undefined)],
-      ['an extra field', variant('extra', 'x')],
       ['model not text', variant('model', 7)],
     ];
     for (const [what, bytes] of cases) await expectCode(implementation().frameCheck(bytes), 'ERR_FRAME_MALFORMED', what);
     // not a map at all
     await expectCode(implementation().frameCheck(encodeCanonical([])), 'ERR_FRAME_MALFORMED');
     for (const t of ['control', 'data']) expect((await implementation().frameCheck(variant('trust', t))).trust).toBe(t);
+  });
+
+  clauseIt(['jcp/6#open-unknown-frame-fields'], 'a frame with a field outside jcp §6 is read as the declared reading of unknown frame fields says', async () => {
+    const f = await base();
+    const bytes = encodeCanonical(new Map<string, CborValue>([...Object.entries(f), ['extra', 'x']]));
+    const impl = implementation();
+    // harness/protocol/readings.ts: refused (ERR_FRAME_MALFORMED) or ignored (the known fields answered alone)
+    const declared = declaredReading('unknown-frame-fields');
+    if (declared === 'refused') return expectCode(impl.frameCheck(bytes), 'ERR_FRAME_MALFORMED', 'an extra field');
+    const got = await impl.frameCheck(bytes).then(
+      (back) => back,
+      (e: unknown) => codeOf(Promise.reject(e)),
+    );
+    if (declared === 'ignored') return void expect(got, 'the declared reading ignored: the known fields alone').toEqual(f);
+    if (typeof got === 'string' || JSON.stringify(got) === JSON.stringify(f)) {
+      throw new AcceptableReading(`a frame with an extra field: ${typeof got === 'string' ? `refused ${got}` : 'read as its known fields'}, a reading the text permits (none declared)`);
+    }
+    expect(got, 'either reading permits only a refusal or the known fields here').toEqual(f);
   });
 });

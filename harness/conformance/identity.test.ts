@@ -5,8 +5,8 @@
 // (jcp §8). The reference's two backends are held to each other in impl/identity/ed25519.test.ts.
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
-import { clauseIt } from '../clause.ts';
-import { expectRefusedAs } from '../contract-codes.ts';
+import { AcceptableReading, clauseIt, declaredReading } from '../clause.ts';
+import { expectRefusedAs, isRefusal } from '../contract-codes.ts';
 import { implementation } from '../driver.ts';
 import { describeWithShared, fcParams, readVectorJson } from '../external-vectors.ts';
 import { alice, bob } from '../fixtures.ts';
@@ -17,6 +17,7 @@ const DID = 'jcp/2#actor-is-ed25519-did-key';
 const SIGN = 'jcp/2#actor-proves-by-signing';
 const RULE = 'jcp/2#open-ed25519-verification-rule';
 const COSE = 'jcp/8#cose-sign1-eddsa';
+const WRONG_LENGTH = 'jcp/2#open-wrong-length-key-or-signature';
 
 const seedArb = fc.uint8Array({ minLength: 32, maxLength: 32 });
 const messageArb = fc.uint8Array({ maxLength: 300 });
@@ -35,6 +36,49 @@ async function refusal(p: Promise<unknown>): Promise<string> {
     throw e;
   }
   throw new Error(`expected a refusal, but the implementation answered ${value instanceof Uint8Array ? toHex(value) : String(value)}`);
+}
+
+/** 'valid', 'invalid', or the code of the TesteeError `p` rejects with; rethrows anything else (a TesteeFailure). */
+async function verdictOf(p: Promise<boolean>): Promise<string> {
+  try {
+    return (await p) ? 'valid' : 'invalid';
+  } catch (e) {
+    if (e instanceof TesteeError) return e.code;
+    throw e;
+  }
+}
+
+/** Keys (n = 32) or signatures (n = 64) of the wrong length. */
+const wrongLengths = (n: number): Uint8Array[] => [0, 1, n - 1, n + 1, 2 * n].map((l) => new Uint8Array(l).fill(7));
+
+/** A key, a message and the key's signature over it, made by the implementation. */
+async function lengthFixture(): Promise<{ pk: Uint8Array; msg: Uint8Array; sig: Uint8Array }> {
+  const seed = deriveSeed('boundaries');
+  const msg = Uint8Array.of(1, 2, 3);
+  const { public_key: pk } = await implementation().fromSeed(seed);
+  return { pk, msg, sig: await implementation().sign(seed, msg) };
+}
+
+/** A verify of a wrong-length key or signature: what it is, the call, and the suite's code for refusing it. */
+type WrongLength = readonly [string, () => Promise<boolean>, string | readonly string[]];
+
+/**
+ * Each verify of a wrong-length key or signature, graded against the declared reading of `wrong-length-verify`
+ * (harness/protocol/readings.ts): refused with its code, or invalid; with none declared, either is acceptable.
+ */
+async function expectWrongLengthsAsDeclared(cases: readonly WrongLength[]): Promise<void> {
+  const declared = declaredReading('wrong-length-verify');
+  const seen = new Set<string>();
+  for (const [what, call, code] of cases) {
+    const got = await verdictOf(call());
+    if (declared === 'refused') expectRefusedAs(got, code, what);
+    else if (declared === 'invalid') expect(got, `${what}: the declared reading invalid`).toBe('invalid');
+    else {
+      expect(got === 'invalid' || isRefusal(got), `${what}: refused or invalid, but ${got}`).toBe(true);
+      seen.add(got === 'invalid' ? 'invalid' : 'refused');
+    }
+  }
+  if (!declared) throw new AcceptableReading(`a wrong-length key or signature: ${[...seen].join(' and ')}, a reading the text permits (none declared)`);
 }
 
 function flipBit(b: Uint8Array, bit: number): Uint8Array {
@@ -267,26 +311,34 @@ describe('signing and verification', () => {
     expect(await impl.verify(negZero, msg, trivial), 'non-canonical A refused').toBe(false);
   });
 
-  clauseIt([SIGN], 'wrong key, signature and seed lengths are refused with ERR_KEY_LENGTH, ERR_SIGNATURE_LENGTH, ERR_SEED_LENGTH', async () => {
+  clauseIt([SIGN], 'wrong seed lengths are refused with ERR_SEED_LENGTH; a wrong key or signature length never verifies', async () => {
     const impl = implementation();
-    const lengths = (n: number): Uint8Array[] => [0, 1, n - 1, n + 1, 2 * n].map((l) => new Uint8Array(l).fill(7));
-    const seed = deriveSeed('boundaries');
-    const msg = Uint8Array.of(1, 2, 3);
-    const { public_key: pk } = await impl.fromSeed(seed);
-    const sig = await impl.sign(seed, msg);
+    const { pk, msg, sig } = await lengthFixture();
     const seen: Record<string, number> = {};
     const refuse = async (code: string, p: Promise<unknown>, what: string): Promise<void> => {
       expectRefusedAs(await refusal(p), code, what);
       seen[code] = (seen[code] ?? 0) + 1;
     };
-    for (const bad of lengths(32)) {
-      await refuse('ERR_KEY_LENGTH', impl.verify(bad, msg, sig), `${bad.length}-byte key`);
+    for (const bad of wrongLengths(32)) {
       await refuse('ERR_SEED_LENGTH', impl.fromSeed(bad), `fromSeed of a ${bad.length}-byte seed`);
       await refuse('ERR_SEED_LENGTH', impl.sign(bad, msg), `sign with a ${bad.length}-byte seed`);
     }
-    for (const bad of lengths(64)) await refuse('ERR_SIGNATURE_LENGTH', impl.verify(pk, msg, bad), `${bad.length}-byte signature`);
-    expect(seen).toEqual({ ERR_KEY_LENGTH: 5, ERR_SEED_LENGTH: 10, ERR_SIGNATURE_LENGTH: 5 });
+    expect(seen).toEqual({ ERR_SEED_LENGTH: 10 });
+    // refused or invalid (jcp/2#open-wrong-length-key-or-signature), never valid
+    for (const bad of wrongLengths(32)) expect(await verdictOf(impl.verify(bad, msg, sig)), `${bad.length}-byte key`).not.toBe('valid');
+    for (const bad of wrongLengths(64)) expect(await verdictOf(impl.verify(pk, msg, bad)), `${bad.length}-byte signature`).not.toBe('valid');
     expect(await impl.verify(pk, msg, sig)).toBe(true);
+  });
+
+  clauseIt([WRONG_LENGTH], 'verify with a wrong key or signature length answers as the declared reading of wrong-length verification says', async () => {
+    const impl = implementation();
+    const { pk, msg, sig } = await lengthFixture();
+    // harness/protocol/readings.ts: refused (ERR_KEY_LENGTH, ERR_SIGNATURE_LENGTH) or invalid
+    const cases: WrongLength[] = [
+      ...wrongLengths(32).map((bad): WrongLength => [`${bad.length}-byte key`, () => impl.verify(bad, msg, sig), 'ERR_KEY_LENGTH']),
+      ...wrongLengths(64).map((bad): WrongLength => [`${bad.length}-byte signature`, () => impl.verify(pk, msg, bad), 'ERR_SIGNATURE_LENGTH']),
+    ];
+    await expectWrongLengthsAsDeclared(cases);
   });
 
   clauseIt([DID, SIGN], 'a labelled seed gives the fixture’s key and did; its signature verifies under it and not under another key', async () => {
@@ -335,11 +387,19 @@ describeWithShared('vectors', 'cose-wg EdDSA COSE_Sign1 examples through the imp
     expect(await impl.verify(x, tampered, published)).toBe(false);
   });
 
-  clauseIt([COSE], 'eddsa-sig-02 (Ed448): its 57-byte key and 114-byte signature are refused as Ed25519 ones', async () => {
+  clauseIt([COSE], 'eddsa-sig-02 (Ed448): its 57-byte key and 114-byte signature never verify as Ed25519 ones', async () => {
     const tbs = fromHexLoose(ed448.intermediates.ToBeSign_hex);
     const x = fromHexLoose(ed448.input.sign0.key.x_hex);
     expect(x.length).toBe(57);
     const sig = trailingSignature(fromHexLoose(ed448.output.cbor), 114);
-    expectRefusedAs(await refusal(implementation().verify(x, tbs, sig)), ['ERR_SIGNATURE_LENGTH', 'ERR_KEY_LENGTH'], 'an Ed448 key and signature');
+    // refused or invalid (jcp/2#open-wrong-length-key-or-signature), never valid
+    expect(await verdictOf(implementation().verify(x, tbs, sig)), 'an Ed448 key and signature').not.toBe('valid');
+  });
+
+  clauseIt([WRONG_LENGTH], 'eddsa-sig-02 (Ed448): its key and signature are answered as the declared reading of wrong-length verification says', async () => {
+    const tbs = fromHexLoose(ed448.intermediates.ToBeSign_hex);
+    const x = fromHexLoose(ed448.input.sign0.key.x_hex);
+    const sig = trailingSignature(fromHexLoose(ed448.output.cbor), 114);
+    await expectWrongLengthsAsDeclared([['an Ed448 key and signature', () => implementation().verify(x, tbs, sig), ['ERR_SIGNATURE_LENGTH', 'ERR_KEY_LENGTH']]]);
   });
 });

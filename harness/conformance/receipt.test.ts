@@ -2,7 +2,8 @@
 // (C23), and typed refusal of truncated, oversized and malformed envelopes (C-neg). Receipts are sealed by the
 // implementation under test's decisions, or crafted with the oracle, and always judged by its receipt.verify.
 import { describe, expect } from 'vitest';
-import { clauseIt } from '../clause.ts';
+import { AcceptableReading, clauseIt, declaredReading } from '../clause.ts';
+import { expectRefusedAs } from '../contract-codes.ts';
 import { codeOf, expectCode } from '../refusal.ts';
 import { implementation } from '../driver.ts';
 import { alice, bob, cost, frameFor, mallory, nonce, payload, point, rootGrant, steward, TOOL } from '../fixtures.ts';
@@ -125,7 +126,8 @@ describe('jcp §8 the envelope', () => {
     const { allow } = await R();
     const r = allow.receipt;
     for (let n = 0; n < r.length; n += 7) await expectCode(verify(r.slice(0, n)), 'ERR_COSE_MALFORMED', `the receipt cut to ${n} bytes`);
-    await expectCode(verify(new Uint8Array(70_000)), 'ERR_COSE_TOO_LARGE');
+    // 70,000 bytes that are no COSE_Sign1: refused, as too large under a cap, else as malformed (jcp/8#open-receipt-size-cap)
+    expectRefusedAs(await codeOf(verify(new Uint8Array(70_000))), ['ERR_COSE_TOO_LARGE', 'ERR_COSE_MALFORMED'], '70,000 zero bytes');
     await expectCode(verify(Uint8Array.from([...r, 0])), 'ERR_COSE_MALFORMED');
     await expectCode(verify(r.slice(1)), 'ERR_COSE_MALFORMED'); // the 0xd2 tag byte dropped
     const [prot, , pay, sig] = items(r);
@@ -140,6 +142,41 @@ describe('jcp §8 the envelope', () => {
     await expectCode(verify(envelope([es256, new Map(), pay, sig])), 'ERR_COSE_UNSUPPORTED_ALG');
     // a kid that is not the UTF-8 of a did:key names no steward
     await expectCode(verify(envelope([protectedHeaderBytes(new Uint8Array([1, 2])), new Map(), pay, sig])), 'ERR_RECEIPT_STEWARD_MISMATCH');
+  });
+
+  clauseIt(['jcp/8#open-receipt-size-cap'], 'a well-formed receipt over 65,536 bytes is verified as the declared reading of the receipt size cap says', async () => {
+    const { allow } = await R();
+    // a validly sealed core whose action is long enough to make the receipt `size` bytes (crafted by the oracle)
+    const sized = (size: number): Uint8Array => {
+      let n = 64_000;
+      let r = resealRaw(withField(coreMap(allow.receipt), 'action', 'a'.repeat(n)));
+      // a length head may widen on the way, so a second step may be needed
+      for (let i = 0; i < 3 && r.length !== size; i++) {
+        n += size - r.length;
+        r = resealRaw(withField(coreMap(allow.receipt), 'action', 'a'.repeat(n)));
+      }
+      expect(r.length, 'the crafted receipt has the size asked for').toBe(size);
+      return r;
+    };
+    const atCap = sized(65_536);
+    const over = sized(65_537);
+    const read = async (r: Uint8Array): Promise<string> => {
+      const got = await codeOf(verify(r, steward.did));
+      if (got === 'accepted') expect((await verify(r, steward.did))['action'], 'the core read back').toBe(coreMap(r).get('action'));
+      return got;
+    };
+    // harness/protocol/readings.ts: cap-64kib (over 65,536 bytes refused, ERR_COSE_TOO_LARGE) or uncapped
+    const declared = declaredReading('receipt-size-cap');
+    if (declared === 'cap-64kib') {
+      expect(await read(atCap), 'a receipt of 65,536 bytes, at the cap').toBe('accepted');
+      return expectCode(verify(over, steward.did), 'ERR_COSE_TOO_LARGE', 'a receipt of 65,537 bytes');
+    }
+    if (declared === 'uncapped') {
+      for (const r of [atCap, over, sized(70_000)]) expect(await read(r), `a receipt of ${r.length} bytes`).toBe('accepted');
+      return;
+    }
+    const got = await read(over);
+    throw new AcceptableReading(`a well-formed receipt of 65,537 bytes: ${got}, a reading the text permits (none declared)`);
   });
 
   clauseIt(['jcp/8#every-decision-sealed'], 'flipping any single byte of a receipt makes it fail verification with a typed error', async () => {

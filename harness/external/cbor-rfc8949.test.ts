@@ -1,12 +1,13 @@
 // RFC 8949 Appendix A, replayed from vectors/external/cbor/ against jcp §3 det-CBOR and the §11 refusals,
 // through the implementation's strict decoder (cbor.check): each canonical item comes back byte for byte, each item a
 // signed core must refuse and each non-canonical item is refused (the spec grade), with its code (the suite's byte
-// contract: the spec names no ERR_ code). The reference (the suite's oracle) is
+// contract: the spec names no ERR_ code). The tagged items, and the canonical map with integer keys, are graded against
+// the declared readings of jcp/3#open-tags-in-canonical-check and jcp/3#open-map-key-types. The reference (the suite's oracle) is
 // also checked to read each canonical item to the value the file writes, and to write that value back to the bytes:
 // that keeps the file's value notation honest, and is not a conformance check of the implementation under test.
 import { describe, expect, it } from 'vitest';
-import { classesOfClauses, clauseIt } from '../clause.ts';
-import { expectRefusedAs } from '../contract-codes.ts';
+import { AcceptableReading, classesOfClauses, clauseIt, declaredReading } from '../clause.ts';
+import { expectRefusedAs, isRefusal } from '../contract-codes.ts';
 import { implementation, testeeInfo } from '../driver.ts';
 import { describeWithShared, readVectorJson } from '../external-vectors.ts';
 import { TesteeError } from '../implementation.ts';
@@ -97,6 +98,20 @@ async function check(hex: string): Promise<string> {
 const CANONICAL_IDS = ['jcp/3#canonical-det-cbor', 'jcp/3#shortest-integer-form', 'jcp/3#key-order-length-first'];
 const REFUSED_IDS = ['jcp/3#no-float-bool-null', 'jcp/11#reject-non-canonical'];
 const NON_CANONICAL_IDS = ['jcp/11#reject-non-canonical', 'jcp/3#canonical-det-cbor'];
+const TAGS_IDS = ['jcp/3#open-tags-in-canonical-check'];
+const KEY_TYPES_IDS = ['jcp/3#open-map-key-types'];
+
+/** Whether a value in the file's notation holds a map with a key that is not text. */
+function hasNonTextKey(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(hasNonTextKey);
+  if (typeof v !== 'object' || v === null) return false;
+  const m = (v as Record<string, unknown>)['map'];
+  if (!Array.isArray(m)) return false;
+  return m.some((e) => Array.isArray(e) && (typeof e[0] !== 'string' || hasNonTextKey(e[0]) || hasNonTextKey(e[1])));
+}
+
+const idsOfCanonical = (c: { readonly value: unknown }): readonly string[] => (hasNonTextKey(c.value) ? KEY_TYPES_IDS : CANONICAL_IDS);
+const idsOfRefused = (r: { readonly hex: string }): readonly string[] => (refusalCodeOf(r.hex) === 'ERR_CBOR_TAG' ? TAGS_IDS : REFUSED_IDS);
 
 describeWithShared('vectors', 'RFC 8949 Appendix A against det-CBOR', (dir) => {
   const v = readVectorJson<Rfc8949Vectors>(dir, FILE);
@@ -104,6 +119,22 @@ describeWithShared('vectors', 'RFC 8949 Appendix A against det-CBOR', (dir) => {
 
   describe('canonical: the implementation gives the bytes back unchanged', () => {
     for (const c of v.canonical) {
+      if (idsOfCanonical(c) === KEY_TYPES_IDS) {
+        // the integer keys of this map: kept unless the declared reading of map-key types refuses them (all their keys
+        // are integers here, so int-and-text and any-type keep them, text-only refuses them)
+        clauseIt(KEY_TYPES_IDS, `${c.hex} ⇄ ${JSON.stringify(c.value)}, as the declared reading of map-key types says`, async () => {
+          const got = await check(c.hex);
+          const declared = declaredReading('map-key-types');
+          if (declared === 'text-only') expect(isRefusal(got), `${c.hex}: refused by the declared reading text-only, but ${got}`).toBe(true);
+          else if (declared) expect(got, c.hex).toBe('same');
+          else if (got === 'same' || isRefusal(got)) {
+            ran.canonical++;
+            throw new AcceptableReading(`${c.hex}: ${got === 'same' ? 'kept' : `refused ${got}`}, a reading the text permits (none declared)`);
+          } else expect(got, c.hex).toBe('same');
+          ran.canonical++;
+        });
+        continue;
+      }
       clauseIt(
         CANONICAL_IDS,
         `${c.hex} ⇄ ${JSON.stringify(c.value)}`,
@@ -128,6 +159,21 @@ describeWithShared('vectors', 'RFC 8949 Appendix A against det-CBOR', (dir) => {
 
   describe('refused in a signed core, with the code its first byte names', () => {
     for (const r of v.refusedInSignedCore) {
+      if (idsOfRefused(r) === TAGS_IDS) {
+        clauseIt(TAGS_IDS, `${r.hex} (${r.why}), as the declared reading of tags says`, async () => {
+          // harness/protocol/readings.ts: refused (ERR_CBOR_TAG) or passed-through (kept as data)
+          const got = await check(r.hex);
+          const declared = declaredReading('canonical-tags');
+          if (declared === 'refused') expectRefusedAs(got, 'ERR_CBOR_TAG', `${r.hex} (${r.why})`);
+          else if (declared === 'passed-through') expect(got, `${r.hex}: the declared reading passed-through`).toBe('same');
+          else if (got === 'same' || isRefusal(got)) {
+            ran.refusedInSignedCore++;
+            throw new AcceptableReading(`${r.hex}: ${got === 'same' ? 'kept' : `refused ${got}`}, a reading the text permits (none declared)`);
+          } else expect(got, r.hex).toBe('same');
+          ran.refusedInSignedCore++;
+        });
+        continue;
+      }
       clauseIt(REFUSED_IDS, `${r.hex} (${r.why})`, async () => {
         expectRefusedAs(await check(r.hex), refusalCodeOf(r.hex), `${r.hex} (${r.why})`);
         ran.refusedInSignedCore++;
@@ -169,8 +215,8 @@ describeWithShared('vectors', 'RFC 8949 Appendix A against det-CBOR', (dir) => {
     const selected = process.env['JCP_CLASSES']?.split(',').filter(Boolean);
     const runs = (ids: readonly string[]) => classesOfClauses(ids).some((k) => claims.includes(k) && (!selected || selected.includes(k)));
     expect(ran).toEqual({
-      canonical: runs(CANONICAL_IDS) ? v.canonical.length : 0,
-      refusedInSignedCore: runs(REFUSED_IDS) ? v.refusedInSignedCore.length : 0,
+      canonical: v.canonical.filter((c) => runs(idsOfCanonical(c))).length,
+      refusedInSignedCore: v.refusedInSignedCore.filter((r) => runs(idsOfRefused(r))).length,
       nonCanonical: runs(NON_CANONICAL_IDS) ? v.nonCanonical.length : 0,
     });
   });

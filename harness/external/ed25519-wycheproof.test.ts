@@ -1,7 +1,7 @@
 // Replays Wycheproof ed25519_test.json (C2SP/wycheproof, testvectors_v1) through the implementation under test,
 // counting every kind. The reference's two backends against the same file: harness/self/ed25519-backends.test.ts.
 import { expect } from 'vitest';
-import { clauseIt } from '../clause.ts';
+import { AcceptableReading, clauseIt, declaredReading } from '../clause.ts';
 import { refusalJudge } from '../contract-codes.ts';
 import { implementation } from '../driver.ts';
 import { describeWithShared, readVectorJson } from '../external-vectors.ts';
@@ -39,22 +39,22 @@ describeWithShared('vectors', 'Wycheproof ed25519_test.json', (dir) => {
   clauseIt(CLAUSES, 'every valid vector verifies and every invalid one is refused', async () => {
     const counts = { run: 0, valid: 0, invalidFalse: 0, invalidLength: 0 };
     const wrong: string[] = [];
-    const lengthCode = refusalJudge();
     for (const group of file.testGroups) {
       const pk = fromHexLoose(group.publicKey.pk, 'pk');
       for (const t of group.tests) {
         counts.run++;
-        const v = await verdict(pk, fromHexLoose(t.msg, 'msg'), fromHexLoose(t.sig, 'sig'));
+        const sig = fromHexLoose(t.sig, 'sig');
+        const v = await verdict(pk, fromHexLoose(t.msg, 'msg'), sig);
         if (t.result === 'valid') {
           if (v === true) counts.valid++;
           else wrong.push(`tcId ${t.tcId} (${t.comment}): valid but got ${String(v)}`);
         } else if (t.result === 'invalid') {
-          if (v === false) counts.invalidFalse++;
-          else if (typeof v === 'string') {
-            // a refusal (spec); the suite's code for a signature of the wrong length (byte contract)
-            lengthCode(v, 'ERR_SIGNATURE_LENGTH', `tcId ${t.tcId} (${t.comment})`);
-            counts.invalidLength++;
-          } else wrong.push(`tcId ${t.tcId} (${t.comment}): invalid but got ${String(v)}`);
+          if (sig.length !== 64 || pk.length !== 32) {
+            // refused or invalid (jcp/2#open-wrong-length-key-or-signature, the test below), never valid
+            if (v !== true) counts.invalidLength++;
+            else wrong.push(`tcId ${t.tcId} (${t.comment}): a wrong length, yet valid`);
+          } else if (v === false) counts.invalidFalse++;
+          else wrong.push(`tcId ${t.tcId} (${t.comment}): invalid but got ${String(v)}`);
         } else {
           wrong.push(`tcId ${t.tcId}: unexpected result ${t.result}`);
         }
@@ -62,7 +62,33 @@ describeWithShared('vectors', 'Wycheproof ed25519_test.json', (dir) => {
     }
     expect(wrong).toEqual([]);
     expect(file.numberOfTests).toBe(151);
-    // 63 invalid = 51 refused by the rule (false) + 12 signatures of the wrong length (refused: ERR_SIGNATURE_LENGTH).
+    // 63 invalid = 51 refused by the rule (false) + 12 signatures of the wrong length (refused or invalid).
     expect(counts).toEqual({ run: 151, valid: 88, invalidFalse: 51, invalidLength: 12 });
+  });
+
+  clauseIt(['jcp/2#open-wrong-length-key-or-signature'], 'the 12 signatures of the wrong length are answered as the declared reading of wrong-length verification says', async () => {
+    // harness/protocol/readings.ts: refused (ERR_SIGNATURE_LENGTH) or invalid
+    const declared = declaredReading('wrong-length-verify');
+    const lengthCode = refusalJudge();
+    const seen = new Set<string>();
+    let n = 0;
+    for (const group of file.testGroups) {
+      const pk = fromHexLoose(group.publicKey.pk, 'pk');
+      for (const t of group.tests) {
+        const sig = fromHexLoose(t.sig, 'sig');
+        if (sig.length === 64 && pk.length === 32) continue;
+        n++;
+        const v = await verdict(pk, fromHexLoose(t.msg, 'msg'), sig);
+        const what = `tcId ${t.tcId} (${t.comment}, a ${sig.length}-byte signature)`;
+        if (declared === 'refused') lengthCode(typeof v === 'string' ? v : String(v), 'ERR_SIGNATURE_LENGTH', what);
+        else if (declared === 'invalid') expect(v, `${what}: the declared reading invalid`).toBe(false);
+        else {
+          expect(v === false || typeof v === 'string', `${what}: refused or invalid, but ${String(v)}`).toBe(true);
+          seen.add(v === false ? 'invalid' : 'refused');
+        }
+      }
+    }
+    expect(n).toBe(12);
+    if (!declared) throw new AcceptableReading(`a signature of the wrong length: ${[...seen].join(' and ')}, a reading the text permits (none declared)`);
   });
 });

@@ -38,6 +38,63 @@ export const OPEN_POINTS: Readonly<Record<string, OpenPoint>> = {
     },
     reference: 'rfc8032-strict',
   },
+  'wrong-length-verify': {
+    clause: 'jcp/2#open-wrong-length-key-or-signature',
+    readings: {
+      refused: 'ed25519.verify refuses a key that is not 32 bytes or a signature that is not 64 (ERR_KEY_LENGTH, ERR_SIGNATURE_LENGTH)',
+      invalid: 'ed25519.verify answers invalid for a key or signature of the wrong length (RFC 8032 §5.1.7: a decoding failure)',
+    },
+    reference: 'refused',
+  },
+  'canonical-tags': {
+    clause: 'jcp/3#open-tags-in-canonical-check',
+    readings: {
+      refused: 'a canonical check refuses every tag (ERR_CBOR_TAG), tag 18 included',
+      'passed-through': 'a tag is data: kept when its head and its content are canonical',
+    },
+    reference: 'refused',
+  },
+  'map-key-types': {
+    clause: 'jcp/3#open-map-key-types',
+    readings: {
+      'any-type': 'map keys of any type (integers, text, byte strings, arrays, maps) are kept, ordered over their encodings',
+      'int-and-text': 'only integer and text map keys are kept; a key of another type is refused',
+      'text-only': 'only text map keys are kept; a key of another type is refused',
+    },
+    reference: 'any-type',
+  },
+  'unknown-caveat': {
+    clause: 'jcp/4.9#open-unknown-caveat-at-mint',
+    readings: {
+      refused: 'a caveat outside the variants is refused at mint, and a signed grant carrying one does not parse (ERR_GRANT_MALFORMED)',
+      'carried-fail-closed': 'a grant carrying one is minted and verifies, and no decision over it is allowed',
+    },
+    reference: 'refused',
+  },
+  'unknown-frame-fields': {
+    clause: 'jcp/6#open-unknown-frame-fields',
+    readings: {
+      refused: 'a frame carrying a field outside jcp §6 is refused (ERR_FRAME_MALFORMED)',
+      ignored: 'a frame carrying a field outside jcp §6 is read as its known fields, the unknown one ignored',
+    },
+    reference: 'refused',
+  },
+  'empty-trust-roots': {
+    clause: 'jcp/7#open-empty-trust-roots',
+    readings: {
+      'configured-none-anchors': 'a resource whose trust-root list is set empty is configured, and no root anchors it: every grant is denied untrusted-root',
+      'unconfigured-open': 'an empty trust-root list is no configuration: the resource stays open',
+    },
+    reference: 'configured-none-anchors',
+  },
+  'receipt-size-cap': {
+    clause: 'jcp/8#open-receipt-size-cap',
+    readings: {
+      'cap-64kib': 'receipt.verify refuses a receipt over 65,536 bytes (ERR_COSE_TOO_LARGE), however well-formed',
+      uncapped: 'receipt.verify verifies a well-formed receipt of any size',
+    },
+    reference: 'cap-64kib',
+  },
 };
 
 /** The defined `features` values of the handshake. */
