@@ -58,6 +58,17 @@ async function outcome(r: DecideFields, setup?: (p: Point) => Promise<void>, tru
   return d.verdict === 'allow' ? 'allow' : d.deny_reason!;
 }
 
+/**
+ * The verdict alone, on a fresh point: for a test of an open point, which decides one thing (what the declared reading
+ * says), while the checks every decision owes (its receipt, no debit on a deny) are the other tests' to decide.
+ */
+async function verdictOf(r: DecideFields, setup?: (p: Point) => Promise<void>, trustRoots?: Record<string, string[]>): Promise<string> {
+  const p = await point(trustRoots);
+  await setup?.(p);
+  const d = await p.decide(r);
+  return d.verdict === 'allow' ? 'allow' : (d.deny_reason ?? 'deny');
+}
+
 describe('jcp §7 deny reasons, each reached and named exactly', () => {
   const G = once(() => rootGrant({ expiry: 2000n }));
 
@@ -105,7 +116,7 @@ describe('jcp §7 deny reasons, each reached and named exactly', () => {
     const want = { 'configured-none-anchors': 'untrusted-root', 'unconfigured-open': 'allow' } as const;
     const declared = declaredReading('empty-trust-roots') as keyof typeof want | undefined;
     // set when the point is made, and afterwards
-    const got = [await outcome(req(g), undefined, { [TOOL]: [] }), await outcome(req(g), (p) => p.setTrustRoots(TOOL, []))];
+    const got = [await verdictOf(req(g), undefined, { [TOOL]: [] }), await verdictOf(req(g), (p) => p.setTrustRoots(TOOL, []))];
     if (declared) expect(got, `the declared reading ${declared}`).toEqual([want[declared], want[declared]]);
     else if (got.every((o) => o === 'untrusted-root' || o === 'allow')) throw new AcceptableReading(`an empty trust-root list: ${got.join(', ')}, a reading the text permits (none declared)`);
     else expect(got, 'either reading permits only untrusted-root or allow here').toEqual(['untrusted-root', 'untrusted-root']);
@@ -141,7 +152,7 @@ describe('jcp §7 deny reasons, each reached and named exactly', () => {
   });
 
   clauseIt(['jcp/7#open-expiry-boundary', 'jcp/7#expired'], 'at now_s == expiry the grant is decided as the declared reading of the expiry boundary says', async () => {
-    const got = await outcome(req(await G(), { now_s: 2000n }));
+    const got = await verdictOf(req(await G(), { now_s: 2000n }));
     // harness/protocol/readings.ts: expired-at-expiry (now_s >= expiry is expired) or valid-at-expiry (only now_s > expiry)
     const want = { 'expired-at-expiry': 'expired', 'valid-at-expiry': 'allow' } as const;
     const declared = declaredReading('expiry-boundary') as keyof typeof want | undefined;
