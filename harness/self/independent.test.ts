@@ -52,7 +52,7 @@ const FILES = ['cbor', 'chain', 'decision', 'frame', 'grant', 'identity', 'junk'
 const BREAKERS: Record<string, readonly string[]> = {
   'debit-on-deny': ['jcp/7#debit-on-allow', 'jcp/5#debit-coupling', 'jcp/7#budget-exceeded'],
   'drop-inherited-caveat': ['jcp/4.9#child-carries-parent-caveats', 'jcp/4.9#drop-caveat-refused', 'jcp/4.2#caveats-every-link'],
-  'accept-non-canonical': ['jcp/11#reject-non-canonical', 'jcp/3#shortest-integer-form', 'jcp/3#key-order-length-first', 'jcp/3#no-float-bool-null', 'jcp/3#canonical-det-cbor', 'jcp/3#open-key-order'],
+  'accept-non-canonical': ['jcp/11#reject-non-canonical', 'jcp/3#shortest-integer-form', 'jcp/3#key-order-length-first', 'jcp/3#no-float-bool-null', 'jcp/3#canonical-det-cbor', 'jcp/3#open-key-order', 'jcp/3#open-tags-in-canonical-check'],
   'no-payload-hash': ['jcp/8#payload-hash-included', 'jcp/8#every-decision-sealed'],
 };
 
