@@ -2,12 +2,13 @@
 // jcp/1 endpoint), judges them against the adopter's expectations, writes the record and reports, and signs a
 // certificate — only for a run that completed and ran tests of every class it was asked for.
 import { spawnSync } from 'node:child_process';
-import { claimsByteContract } from '../clause.ts';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { claimsByteContract } from '../clause.ts';
+import { externalVectorsDigest } from '../external-vectors.ts';
 import { TesteeFailure, type TesteeInfo, type Transport } from '../implementation.ts';
 import { inProcessTransport } from '../drivers/in-process.ts';
 import { testeeTransport } from '../drivers/testee.ts';
@@ -130,6 +131,15 @@ function removeStaleCertificate(reportDir: string): boolean {
   if (!existsSync(path) || !statSync(path).isFile()) return false;
   rmSync(path);
   return true;
+}
+
+/** The published vector packs the run replays (vectors/conformance/v1/*.json), each with the blake3 of its bytes. */
+function vectorPacks(): Array<{ name: string; digest: string }> {
+  const dir = join(ROOT, 'vectors', 'conformance', 'v1');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => ({ name: `conformance/v1/${f}`, digest: digestFile(join(dir, f)) }));
 }
 
 /**
@@ -258,13 +268,15 @@ export async function certify(a: Parsed): Promise<number> {
   const digests: Record<string, string> = {};
   for (const f of readdirSync(join(ROOT, 'spec-map', 'clauses')).sort()) digests[`spec-map/clauses/${f}`] = digestFile(join(ROOT, 'spec-map', 'clauses', f));
   if (expPath && existsSync(expPath)) digests['expectations'] = digestFile(expPath);
+  // the third-party vectors shipped in vectors/external/: blake3 of their SHA256SUMS, which a self-test holds every file to
+  digests['vectors/external/SHA256SUMS'] = externalVectorsDigest();
   const header: Header = {
     type: 'header',
     suite: { name: PKG.name, version: PKG.version },
     protocol: PROTOCOL_VERSION,
     testee: { ...info, driver },
     digests,
-    vector_packs: [],
+    vector_packs: vectorPacks(),
     seed,
     property_runs,
     classes_requested: classes ?? 'all',

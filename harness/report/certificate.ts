@@ -39,6 +39,8 @@ export interface CertificatePayload {
   readonly unexpected: number;
   readonly issued_s: number;
   readonly signer: string;
+  /** "yes": the run reached its end with every test file loaded (a certificate is only issued for one that did); text, as canonical CBOR has no bools. */
+  readonly complete?: 'yes' | 'no';
   // ---- re-verifiable transcripts (issue 9 item 5, harness/transcript/format.ts) ----
   /** blake3 root of the run's transcript (hex), when certify ran with --transcript; absent otherwise, so older certificates still verify. */
   readonly transcript_root?: string;
@@ -63,6 +65,7 @@ export function certificatePayload(h: Header, f: Footer, rows: readonly ClassRow
     unexpected: f.unexpected,
     issued_s,
     signer,
+    complete: f.complete ? 'yes' : 'no',
     ...(transcriptRoot !== undefined ? { transcript_root: transcriptRoot } : {}), // transcripts (issue 9 item 5): omitted, never null
   };
 }

@@ -13,7 +13,7 @@ export interface Header {
   readonly testee: TesteeInfo & { readonly driver: string };
   /** blake3 of each spec-map clause file and of the expectation file, hex. */
   readonly digests: Readonly<Record<string, string>>;
-  /** Published vector packs replayed, with their digests (none yet: the vectors issue publishes them). */
+  /** Published vector packs replayed (vectors/conformance/v1/), with the blake3 of each. */
   readonly vector_packs: ReadonlyArray<{ readonly name: string; readonly digest: string }>;
   readonly seed: number;
   /** Sequences per differential property (harness/property/, issue 9); absent in records written before them. */

@@ -3,13 +3,15 @@
 // exits 0, the others reading not claimed, not applicable or not tested; `--classes` names only what was asked for.
 // Beside them, the grading rules of harness/PROTOCOL.md "Grades" and "Claims" on hand-made records.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { externalVectorsDigest } from '../external-vectors.ts';
 import { handshakeProblems } from '../implementation.ts';
+import { blake3, toHex } from '../oracle.ts';
 import { classesRequiring, OP_CLASSES } from '../protocol/claims.ts';
 import { OPS } from '../protocol/schema.ts';
 import { OPEN_POINTS } from '../protocol/readings.ts';
@@ -71,6 +73,12 @@ describe('a testee passes exactly the classes it claims', () => {
     const cert = verifyCertificate(new Uint8Array(readFileSync(join(report, 'certificate.cose'))));
     expect(Object.keys(cert.verdicts)).toEqual(['jcp:C1']);
     expect(cert.verdicts['jcp:C1']).toBe('PASS');
+    // it binds what the run replayed: every published pack by its digest, the shipped third-party vectors, completeness
+    const packs = readdirSync(join(ROOT, 'vectors', 'conformance', 'v1')).filter((f) => f.endsWith('.json')).sort();
+    expect(cert.vector_packs.map((v) => v.name)).toEqual(packs.map((f) => `conformance/v1/${f}`));
+    for (const v of cert.vector_packs) expect(v.digest, v.name).toBe(toHex(blake3(readFileSync(join(ROOT, 'vectors', v.name)))));
+    expect(cert.digests['vectors/external/SHA256SUMS']).toBe(externalVectorsDigest());
+    expect(cert.complete).toBe('yes');
   }, 420_000);
 });
 
