@@ -156,12 +156,13 @@ export async function reverify(certificate: Uint8Array, transcript: Uint8Array, 
   }
   const comparisons = await replayStreams(tr.streams);
   const tests = rejudge(tr, comparisons);
-  // the classes the run was asked for (certify --classes), as the certificate's rows were limited to them
+  // a run asked for some classes (certify --classes) has its certificate's rows limited to them: those, and every class
+  // the certificate names, are re-judged
+  const asked = h.classes_requested === 'all' ? undefined : new Set([...h.classes_requested, ...Object.keys(cert.verdicts)]);
   const rows = classRows(
     tests.map((t) => rejudgedLine(t.test, t.rejudged)),
     cert.testee.claims,
-    h.classes_requested === 'all' ? undefined : h.classes_requested,
-  );
+  ).filter((r) => !asked || asked.has(r.class));
   const classes: ClassReverdict[] = [];
   for (const r of rows) {
     const certified = cert.verdicts[r.class] ?? 'NOT TESTED';
