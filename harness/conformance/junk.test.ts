@@ -68,7 +68,9 @@ const NON_CANONICAL_JUNK: readonly (readonly [string, Uint8Array])[] = [
 ];
 
 describe('junk through the protocol', () => {
-  clauseIt(['jcp/7#checks-in-order', 'jcp/11#reject-non-canonical'], 'decide refuses junk of the right shape with a code, and debits nothing', async () => {
+  // the clauses these assertions decide: a chain element that is no signed grant is not one (§4), a non-canonical one is
+  // rejected (§11), and nothing refused is debited (§7); which code each refusal carries is the byte contract
+  clauseIt(['jcp/4#grant-id-and-signature', 'jcp/11#reject-non-canonical', 'jcp/7#debit-on-allow'], 'decide refuses junk of the right shape with a code, and debits nothing', async () => {
     const impl = implementation();
     const g = await rootGrant({ nonce: nonce('junk') });
     const sg = grantOf(g);
@@ -125,7 +127,9 @@ describe('junk through the protocol', () => {
     expect(await p.spent(g.grant_id)).toBe(1n);
   });
 
-  clauseIt(['jcp/7#checks-in-order'], 'decide refuses arguments of the wrong shape with ERR_BAD_ARGUMENT, and debits nothing', async () => {
+  // arguments outside the protocol's schema are the suite's contract (ERR_BAD_ARGUMENT); what the spec decides here is
+  // that a request that was not decided moves no spend (§7: only an allow debits)
+  clauseIt(['jcp/7#debit-on-allow'], 'decide refuses arguments of the wrong shape with ERR_BAD_ARGUMENT, and debits nothing', async () => {
     const impl = implementation();
     const g = await rootGrant({ nonce: nonce('junk-shape') });
     const p = await point();
@@ -187,7 +191,9 @@ describe('junk through the protocol', () => {
     expect((await p.decide({ frame: frameFor(g), chain: [g.signed_grant], caller: bob.did, cost: cost(1n), now_s: 1n })).verdict).toBe('allow');
   });
 
-  clauseIt(['jcp/4.3#verify-revocation-authority', 'jcp/4.1#refuse-non-holder', 'jcp/7#debit-on-allow'], 'revoke and attenuate refuse junk without changing state', async () => {
+  // a junk revocation proves no authority (§4.3), a junk parent or signature is no signed grant (§4), and the point's
+  // spend and revocations are as before (§7)
+  clauseIt(['jcp/4.3#verify-revocation-authority', 'jcp/4#grant-id-and-signature', 'jcp/7#debit-on-allow'], 'revoke and attenuate refuse junk without changing state', async () => {
     const impl = implementation();
     const g = await rootGrant({ nonce: nonce('junk') });
     const sg = grantOf(g);
