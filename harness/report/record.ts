@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TesteeInfo } from '../implementation.ts';
-import type { Judged } from './expectations.ts';
+import { NEUTRAL, PROGRAM_FAULTS, type Judged } from './expectations.ts';
 
 /** The record's first line. */
 export interface Header {
@@ -50,10 +50,8 @@ export interface ClassRow {
 /** Every JCP class the spec defines, listed in every table whether tested or not. */
 export const JCP_CLASSES = [...Array.from({ length: 26 }, (_, i) => `jcp:C${i + 1}`), 'jcp:C-neg'];
 
-const PROGRAM_FAULTS = new Set(['timeout', 'crash', 'errored']);
 /** The classes a jcp/1 endpoint shows over the wire (jcp §9: C8 wire binding, C13 caller-signed wire + threshold). */
 const WIRE_CLASSES = new Set(['jcp:C8', 'jcp:C13']);
-const NEUTRAL = new Set(['not claimed', 'not applicable', 'acceptable']);
 
 /**
  * Per-class verdicts from judged test lines. A class passes or fails on its spec-graded tests (on all its tests when

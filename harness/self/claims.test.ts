@@ -57,13 +57,18 @@ describe('a testee passes exactly the classes it claims', () => {
   }, 420_000);
 
   it('an operation a claimed class requires, answered unimplemented, fails that class', () => {
-    // claiming C11 (sharded budgets) while answering grant.shard `unimplemented` is not a pass
-    const report = join(TMP, 'overclaim');
-    const r = certify(report, '--testee', `node ${SUBSET} C1`, '--classes', 'C1');
-    expect(r.status, r.stdout.slice(-2000)).toBe(0);
-    const hello = certify(join(TMP, 'overclaim-c11'), '--testee', `node ${SUBSET} C1,C11`, '--classes', 'C11');
-    // C11 is claimed and its tests need grant.shard, which the subset implements (C11 requires it): PASS
-    expect(hello.status, hello.stdout.slice(-2000)).toBe(0);
+    // C11 (sharded budgets) claimed with grant.shard implemented: PASS
+    const honest = certify(join(TMP, 'claim-c11'), '--testee', `node ${SUBSET} C1,C11`, '--classes', 'C11');
+    expect(honest.status, honest.stdout.slice(-2000)).toBe(0);
+    // claimed while grant.shard answers `unimplemented`: not a pass, and not "not applicable" either
+    const report = join(TMP, 'overclaim-c11');
+    const over = certify(report, '--testee', `node ${SUBSET} C1,C11 grant.shard`, '--classes', 'C11');
+    expect(over.status, over.stdout.slice(-2000)).toBe(1);
+    const lines = readFileSync(join(report, 'record.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; classes?: string[]; outcome?: string });
+    const c11 = lines.filter((l) => l.type === 'test' && l.classes?.includes('jcp:C11'));
+    expect(c11.length).toBeGreaterThan(0);
+    expect(c11.some((l) => l.outcome === 'unimplemented')).toBe(true);
+    expect(readFileSync(join(report, 'summary.md'), 'utf8')).toMatch(/\| jcp:C11 \| FAIL \|/);
   }, 420_000);
 
   it('certify --classes C1 signs a certificate naming C1 alone', () => {

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCertificate } from '../report/certificate.ts';
 import { readTestRecord, runCompleted, type TestLine } from '../report/record-reporter.ts';
+import { BREAKER_FILES, BREAKERS } from './breakers.ts';
 import { buildIndependent } from './testees/independent.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -47,19 +48,10 @@ describe('an independent implementation is certified on what the spec says', () 
   }, 420_000);
 });
 
-/** The baseline classes' files (harness/self/testees.test.ts BREAKER_FILES) and the clauses each breaker breaks. */
-const FILES = ['cbor', 'chain', 'decision', 'frame', 'grant', 'identity', 'junk', 'properties', 'receipt-fields', 'receipt'].map((f) => `harness/conformance/${f}.test.ts`).concat(['harness/external']);
-const BREAKERS: Record<string, readonly string[]> = {
-  'debit-on-deny': ['jcp/7#debit-on-allow', 'jcp/5#debit-coupling', 'jcp/7#budget-exceeded'],
-  'drop-inherited-caveat': ['jcp/4.9#child-carries-parent-caveats', 'jcp/4.9#drop-caveat-refused', 'jcp/4.2#caveats-every-link'],
-  'accept-non-canonical': ['jcp/11#reject-non-canonical', 'jcp/3#shortest-integer-form', 'jcp/3#key-order-length-first', 'jcp/3#no-float-bool-null', 'jcp/3#canonical-det-cbor', 'jcp/3#open-key-order', 'jcp/3#open-tags-in-canonical-check'],
-  'no-payload-hash': ['jcp/8#payload-hash-included', 'jcp/8#every-decision-sealed'],
-};
-
 function run(name: string, testee: string): TestLine[] {
   const record = join(TMP, `${name}.jsonl`);
   const env = { ...cleanEnv(), JCP_RECORD: record, JCP_TESTEE: testee };
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...FILES, '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`], { cwd: ROOT, env, encoding: 'utf8', timeout: 400_000 });
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...BREAKER_FILES, '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`], { cwd: ROOT, env, encoding: 'utf8', timeout: 400_000 });
   if (r.error) throw r.error;
   const { tests, end } = readTestRecord(record);
   if (!runCompleted(tests, end)) throw new Error(`${name}: the run did not complete: ${JSON.stringify(end)}\n${r.stdout.slice(-2000)}`);
