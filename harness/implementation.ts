@@ -236,6 +236,18 @@ export class Implementation {
     return this.views.get(toHex(signed_grant));
   }
 
+  /**
+   * What a grant the testee made says: its bytes read in the published layout, else the neutral view learnt when it was
+   * made; undefined when neither reads it (harness/PROTOCOL.md "Grades": a behaviour test never leans on the layout).
+   */
+  readGrant(signed_grant: Uint8Array): Grant | undefined {
+    try {
+      return parseSignedGrant(decodeCanonical(signed_grant)).grant;
+    } catch {
+      return this.grantView(signed_grant)?.grant;
+    }
+  }
+
   private async call(op: string, args: Record<string, unknown>): Promise<CborMap> {
     return interpret(op, await this.transport.request(op, omitUndef(args) as CborInput));
   }

@@ -91,12 +91,7 @@ const refused = (r: unknown): r is { code: string } => r !== null && typeof r ==
  * the implementation gave back (harness/implementation.ts grantView); undefined when neither reads it.
  */
 function parsed(impl: Implementation, m: Minted | Uint8Array): SignedGrant['grant'] | undefined {
-  const b = m instanceof Uint8Array ? m : m.signed_grant;
-  try {
-    return parseSignedGrant(decodeCanonical(b)).grant;
-  } catch {
-    return impl.grantView(b)?.grant;
-  }
+  return impl.readGrant(m instanceof Uint8Array ? m : m.signed_grant);
 }
 
 /** A grant's content id as the implementation names it (its own, for a grant in its own layout). */
