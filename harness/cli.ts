@@ -40,6 +40,8 @@ async function run(a: Parsed, argv: readonly string[]): Promise<number> {
       return (await import('./property/commands.ts')).replayCommand(a.positionals, flagMap(a));
     case 'promote':
       return (await import('./property/commands.ts')).promoteCommand(a.positionals, flagMap(a));
+    case 'reference-testee':
+      return (await import('./adapter/stdio.ts')).serveReference();
     case 'version':
       console.log(version());
       return 0;

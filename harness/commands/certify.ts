@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { built, COMPILED } from '../build.ts';
 import { claimsByteContract } from '../clause.ts';
 import { externalVectorsDigest } from '../external-vectors.ts';
 import { TesteeFailure, type TesteeInfo, type Transport } from '../implementation.ts';
@@ -165,7 +166,8 @@ export async function certify(a: Parsed): Promise<number> {
   const endpointEnv = endpoint ? endpointSettings(a, endpoint, testee) : {};
   const seed = str(a, 'seed') !== undefined ? Number(str(a, 'seed')) : 0x4a4350;
   const timeout = str(a, 'timeout');
-  const reportDir = resolve(str(a, 'report') ?? join(ROOT, 'reports', 'certify'));
+  // relative to where certify is started (never inside the installed package)
+  const reportDir = resolve(str(a, 'report') ?? join('reports', 'certify'));
   checkFolderPath(reportDir, 'the report folder');
   // the differential properties (harness/property/): sequences per property, recorded in the header and certificate
   const propertyRunsFlag = str(a, 'property-runs');
@@ -247,7 +249,18 @@ export async function certify(a: Parsed): Promise<number> {
   const run = spawnSync(
     process.execPath,
     // an endpoint shows only what the wire carries: its run is the wire tests, and every other class reads not tested
-    [bin, 'run', ...(endpoint ? ['harness/conformance/wire.test.ts'] : ['harness/conformance', 'harness/external']), '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`],
+    [
+      bin,
+      'run',
+      `--config=${join(ROOT, 'harness', built('certify.vitest.config.ts'))}`,
+      // compiled, the config is plain JavaScript: loaded as it is, with no bundled copy written beside it; and no
+      // results cache, so nothing is written inside the installed package (which may be read-only)
+      ...(COMPILED ? ['--configLoader=native'] : []),
+      '--no-cache',
+      ...(endpoint ? ['harness/conformance/wire.test.'] : ['harness/conformance/', 'harness/external/']),
+      '--reporter=dot',
+      `--reporter=${join(ROOT, 'harness', 'report', built('record-reporter.ts'))}`,
+    ],
     { cwd: ROOT, stdio: 'inherit', env },
   );
   if (run.error) {

@@ -128,6 +128,13 @@ export const VERBS: readonly VerbSpec[] = [
     ],
     notes: ['One participant is enough: it then produces for and consumes from itself.', 'Writes interop.json and interop.md into the report folder.'],
   },
+  {
+    name: 'reference-testee',
+    summary: 'serve the reference implementation as a testee on stdin/stdout (harness/PROTOCOL.md), e.g. certify --testee \'npx jcp-conformance reference-testee\'',
+    positionals: [],
+    options: [],
+    notes: ['It reads request frames from stdin and writes answers to stdout until stdin ends; it prints nothing else there.'],
+  },
   { name: 'version', summary: "print the suite's version (also --version)", positionals: [], options: [] },
   { name: 'help', summary: 'print this usage, or a verb\'s help (help <verb>)', positionals: [], options: [] },
 ];

@@ -32,6 +32,7 @@ import {
   type Transport,
 } from '../implementation.ts';
 import { blake3, contentId, deriveSeed, keyPairFromSeed, verifyReceipt, type KeyPair } from '../oracle.ts';
+import { built, COMPILED } from '../build.ts';
 import { encodeFrame, FrameReader, FramingError, MAX_FRAME_BYTES } from '../protocol/framing.ts';
 import { PROTOCOL_VERSION } from '../protocol/schema.ts';
 
@@ -319,7 +320,9 @@ export function shellQuote(s: string): string {
 
 /** The command line of the reference testee (harness/adapter/testee-main.ts) as a separate `node` process. */
 export async function referenceTesteeCommand(): Promise<string> {
-  return `${shellQuote(process.execPath)} ${shellQuote(await bundledScript('harness/adapter/testee-main.ts', 'reference-testee'))}`;
+  // compiled (the installed package), the reference testee is plain JavaScript already
+  const script = COMPILED ? path.join(ROOT, built('harness/adapter/testee-main.ts')) : await bundledScript('harness/adapter/testee-main.ts', 'reference-testee');
+  return `${shellQuote(process.execPath)} ${shellQuote(script)}`;
 }
 
 // ---- the durable crash loop (jcp §4.11) -------------------------------------------------------------------------

@@ -1,0 +1,15 @@
+// The test runner's configuration for `jcp-conformance certify`: the conformance tests and the third-party vector
+// replays, from a checkout (.ts) or from the installed package (.js, compiled), with the settings of the project's own
+// vitest.config.ts. certify names this file with --config, so it never depends on the folder it is started from.
+import { availableParallelism } from 'node:os';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['harness/conformance/**/*.test.{ts,js}', 'harness/external/**/*.test.{ts,js}'],
+    environment: 'node',
+    testTimeout: 60_000,
+    pool: 'forks',
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+  },
+});
