@@ -4,7 +4,7 @@
 // contract the suite fixes so implementations interoperate) or open (SHOULD / MAY / an open point of the spec map).
 import { it, type TestContext } from 'vitest';
 import { findClause } from '../spec-map/index.ts';
-import { resetTranscript, setCurrentTest, testeeInfo, transcript } from './driver.ts';
+import { resetTranscript, setCurrentTest, setRunningTest, testeeInfo, transcript } from './driver.ts';
 import { TesteeFailure, UnimplementedError, type TesteeInfo } from './implementation.ts';
 import { classesRequiring, opOfClaimedClass, requiredByClaimed } from './protocol/claims.ts';
 import { OPEN_POINTS } from './protocol/readings.ts';
@@ -203,6 +203,7 @@ export function clauseIt(ids: readonly string[], title: string, fn: (ctx: TestCo
       }
       const r: Running = { classes, info, contract: [], notes: [] };
       running = r;
+      setRunningTest({ test: `${ctx.task.file.name} > ${title}`, clauses: ids }); // the refusal log (scripts/refusal-table.ts)
       const keep = () => {
         if (r.contract.length) meta['contract'] = [...r.contract];
         if (r.notes.length) meta['notes'] = [...r.notes];
@@ -243,6 +244,7 @@ export function clauseIt(ids: readonly string[], title: string, fn: (ctx: TestCo
         throw thrown;
       } finally {
         running = undefined;
+        setRunningTest(undefined);
       }
     },
     opts.timeout,

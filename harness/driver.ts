@@ -1,8 +1,10 @@
 // Which implementation the conformance tests run against: the in-process reference by default, or the testee named
 // by JCP_TESTEE (a command line), with JCP_TESTEE_TIMEOUT_MS per request. One client per test worker.
-import { encodeCanonical, toHex } from './oracle.ts';
+import { appendFileSync } from 'node:fs';
+import { encodeCanonical, toHex, type CborMap } from './oracle.ts';
 import { Implementation, type TesteeInfo, type Transport } from './implementation.ts';
 import { inProcessTransport } from './drivers/in-process.ts';
+import { logLine } from './protocol/refusal-table.ts';
 import { testeeTransport } from './drivers/testee.ts';
 // jcp §11 wire driver: JCP_ENDPOINT names a live jcp/1 endpoint under test (harness/drivers/wire.ts)
 import { wireTransport } from './drivers/wire.ts';
@@ -19,6 +21,40 @@ function transcribed(t: Transport, respawns: boolean): Transport {
   return dir ? transcribing(t, dir, () => currentTest, { restartsOnFailure: respawns }) : t;
 }
 // ---- end transcripts ----
+
+/** The conformance test now running, as the refusal log names it. */
+export interface RunningTest {
+  /** Its file and title. */
+  readonly test: string;
+  readonly clauses: readonly string[];
+}
+let runningTest: RunningTest | undefined;
+/** Names the conformance test now running (clause.ts sets it around the test's body, and clears it after). */
+export function setRunningTest(t: RunningTest | undefined): void {
+  runningTest = t;
+}
+
+/**
+ * JCP_REFUSAL_LOG (scripts/refusal-table.ts): appends a line for every refusal (its ERR_ code) and every deny
+ * (`deny:<reason>`) the implementation answers, with the clause ids of the test that provoked it
+ * (harness/protocol/refusal-table.ts). Several test workers append to the one file, a line at a time.
+ */
+function refusalLogging(t: Transport, log: string): Transport {
+  return {
+    description: t.description,
+    hello: () => t.hello(),
+    close: () => t.close(),
+    async request(op, args) {
+      const r = await t.request(op, args);
+      const error = r.get('error');
+      const ok = r.get('ok');
+      const answer =
+        error instanceof Map ? String(error.get('code')) : ok instanceof Map && typeof (ok as CborMap).get('deny_reason') === 'string' ? `deny:${String((ok as CborMap).get('deny_reason'))}` : undefined;
+      if (answer !== undefined) appendFileSync(log, logLine({ op, answer, test: runningTest?.test ?? '', clauses: runningTest?.clauses ?? [] }));
+      return r;
+    },
+  };
+}
 
 let client: Implementation | undefined;
 
@@ -62,7 +98,9 @@ export function implementation(): Implementation {
     const cmd = process.env['JCP_TESTEE'];
     const timeoutMs = process.env['JCP_TESTEE_TIMEOUT_MS'] ? Number(process.env['JCP_TESTEE_TIMEOUT_MS']) : undefined;
     const endpoint = process.env['JCP_ENDPOINT']; // the wire driver: only what the wire can show is tested
-    client = new Implementation(recording(transcribed(endpoint ? wireTransport(endpoint) : cmd ? testeeTransport(cmd, timeoutMs ? { timeoutMs } : {}) : inProcessTransport(), !endpoint && !!cmd)));
+    const log = process.env['JCP_REFUSAL_LOG'];
+    const t = transcribed(endpoint ? wireTransport(endpoint) : cmd ? testeeTransport(cmd, timeoutMs ? { timeoutMs } : {}) : inProcessTransport(), !endpoint && !!cmd);
+    client = new Implementation(recording(log ? refusalLogging(t, log) : t));
   }
   return client;
 }

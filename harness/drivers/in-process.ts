@@ -1,13 +1,10 @@
 // The in-process driver: the reference adapter called directly, each request and response still passed through
 // canonical CBOR and the protocol schema, so the in-process run checks exactly what a testee run checks.
-import { appendFileSync } from 'node:fs';
 import { decodeCanonical, encodeCanonical, type CborInput, type CborMap } from '../../impl/cbor/index.ts';
 import { createReferenceAdapter } from '../adapter/reference.ts';
 import { respond } from '../adapter/respond.ts';
 import { readHello, TesteeFailure, validateResponse, type TesteeInfo, type Transport } from '../implementation.ts';
 import { PROTOCOL_VERSION } from '../protocol/schema.ts';
-
-const REFUSAL_LOG = process.env['JCP_REFUSAL_LOG'];
 
 /** A transport to the reference implementation in this process. */
 export function inProcessTransport(): Transport {
@@ -25,8 +22,6 @@ export function inProcessTransport(): Transport {
       throw new TesteeFailure('crash', `the reference adapter threw on ${op}: ${e instanceof Error ? e.message : String(e)}`);
     }
     const response = decodeCanonical(encodeCanonical(answer)) as CborMap;
-    // scripts/refusal-table.ts: which code the reference answers each operation with, across the suite's tests
-    if (REFUSAL_LOG && response.has('error')) appendFileSync(REFUSAL_LOG, `${op}\t${String((response.get('error') as CborMap).get('code'))}\n`);
     const problems = validateResponse(op, s, response);
     if (problems.length) throw new TesteeFailure('protocol', `the reference broke the protocol on ${op}: ${problems.join('; ')}`);
     return response;
