@@ -175,3 +175,35 @@ describe('the lab job', () => {
     expect(() => seedFromHex('abc')).toThrow(/64 hex digits/);
   });
 });
+
+describe('the lab command line', () => {
+  /** main(argv) with console output captured; `out` is where a probe would have written. */
+  async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+    const out: string[] = [];
+    const err: string[] = [];
+    const [log, error, write] = [console.log, console.error, process.stdout.write.bind(process.stdout)];
+    console.log = (...a: unknown[]) => void out.push(a.join(' '));
+    console.error = (...a: unknown[]) => void err.push(a.join(' '));
+    process.stdout.write = ((s: string) => (out.push(String(s)), true)) as typeof process.stdout.write;
+    try {
+      return { code: await main(argv), out: out.join('\n'), err: err.join('\n') };
+    } finally {
+      [console.log, console.error, process.stdout.write] = [log, error, write];
+    }
+  }
+
+  it('--help prints the usage and probes nothing; an unknown option, a stray argument or a bad number is one line, exit 2, nothing written', async () => {
+    const out = join(dir, 'cli-reports');
+    const help = await cli(['--help', '--out', out]);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/^usage: tsx hardware-lab\/lab.ts/);
+    expect((await cli(['verify', '--help'])).code).toBe(0);
+    for (const argv of [['--bogus'], ['--out', out, 'stray'], ['--window-ms', 'soon', '--out', out], ['verify'], ['verify', 'a.json', 'b.json'], ['verify', 'a.json', '--bogus']]) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err.split('\n'), argv.join(' ')).toHaveLength(1);
+      expect(r.err).toMatch(/^lab: .*\(see --help\)$/);
+    }
+    expect(() => readdirSync(out)).toThrow();
+  });
+});

@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, hostname, platform, release } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { decodeSign1, signSign1, verifySign1 } from '../impl/cose/sign1.ts';
 import { defaultEd25519, deriveSeed, keyPairFromSeed, type KeyPair } from '../impl/identity/ed25519.ts';
 import { publicKeyFromDid } from '../impl/identity/did-key.ts';
@@ -132,21 +133,58 @@ export function verifyReport(bytes: Uint8Array, cose: Uint8Array, expectedSigner
   return signer;
 }
 
-function arg(argv: readonly string[], name: string): string | undefined {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
+const USAGE = `usage: tsx hardware-lab/lab.ts [--out DIR] [--powercap-root DIR] [--nvml-library FILE] [--window-ms MS]
+       tsx hardware-lab/lab.ts verify REPORT.json [--signer did:key:...]
+
+Probes this host's energy counters (RAPL under --powercap-root, NVML from --nvml-library, IOReport on macOS) and
+writes a sealed report into --out (default hardware-lab/reports, which git ignores; also $JCP_LAB_OUT). verify checks a
+report's seal, and with --signer who sealed it. Exit 0 done, 1 a report that does not verify, 2 a usage error.
+`;
+
+/** A usage error: one line on stderr, exit 2, nothing probed or written. */
+class UsageError extends Error {}
+
+/** The options of a probe run or of verify, parsed strictly: an unknown option or a stray argument is a UsageError. */
+function parse(argv: readonly string[], verify: boolean): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  const options = verify
+    ? { signer: { type: 'string' as const }, help: { type: 'boolean' as const, short: 'h' } }
+    : {
+        out: { type: 'string' as const },
+        'powercap-root': { type: 'string' as const },
+        'nvml-library': { type: 'string' as const },
+        'window-ms': { type: 'string' as const },
+        help: { type: 'boolean' as const, short: 'h' },
+      };
+  try {
+    const r = parseArgs({ args: [...argv], options, strict: true, allowPositionals: verify });
+    return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
+  } catch (e) {
+    throw new UsageError((e as Error).message.split('\n')[0]);
+  }
 }
 
 /** The command line. Returns the exit status. */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
+  try {
+    return await run(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    console.error(`lab: ${e.message} (see --help)`);
+    return 2;
+  }
+}
+
+async function run(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'verify') {
-    const file = argv[1];
-    if (!file) {
-      console.error('usage: tsx hardware-lab/lab.ts verify REPORT.json [--signer did:key:...]');
-      return 2;
+    const { values, positionals } = parse(argv.slice(1), true);
+    if (values['help']) {
+      process.stdout.write(USAGE);
+      return 0;
     }
+    const [file, ...extra] = positionals;
+    if (!file || extra.length) throw new UsageError('verify takes one report file');
     try {
-      const signer = verifyReport(readFileSync(file), readFileSync(`${file}.cose`), arg(argv, '--signer'));
+      const signer = verifyReport(readFileSync(file), readFileSync(`${file}.cose`), values['signer'] as string | undefined);
       console.log(`OK: ${file} is sealed by ${signer}`);
       return 0;
     } catch (e) {
@@ -154,16 +192,25 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       return 1;
     }
   }
+  const { values } = parse(argv, false);
+  if (values['help']) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const opt = (name: string, env: string): string | undefined => (values[name] as string | undefined) ?? process.env[env];
+  const window = values['window-ms'] as string | undefined;
+  if (window !== undefined && !/^[1-9][0-9]*$/.test(window)) throw new UsageError(`--window-ms must be a whole number of milliseconds, got ${window}`);
   const seedHex = process.env['JCP_LAB_SEED_HEX'];
   const { key, source } = labKey(seedHex ? seedFromHex(seedHex) : undefined);
-  const window = arg(argv, '--window-ms');
+  const powercap = opt('powercap-root', 'JCP_POWERCAP_ROOT');
+  const nvml = opt('nvml-library', 'JCP_NVML_LIBRARY');
   const { report, summary } = await runLab({
-    ...((arg(argv, '--powercap-root') ?? process.env['JCP_POWERCAP_ROOT']) ? { powercap_root: (arg(argv, '--powercap-root') ?? process.env['JCP_POWERCAP_ROOT'])! } : {}),
-    ...((arg(argv, '--nvml-library') ?? process.env['JCP_NVML_LIBRARY']) ? { nvml_library: (arg(argv, '--nvml-library') ?? process.env['JCP_NVML_LIBRARY'])! } : {}),
+    ...(powercap ? { powercap_root: powercap } : {}),
+    ...(nvml ? { nvml_library: nvml } : {}),
     ...(window ? { window_ms: Number(window) } : {}),
   });
   const sealed = { ...report, signer: { did: key.did, key_source: source } };
-  const dir = resolve(arg(argv, '--out') ?? process.env['JCP_LAB_OUT'] ?? join('hardware-lab', 'reports'));
+  const dir = resolve(opt('out', 'JCP_LAB_OUT') ?? join('hardware-lab', 'reports'));
   mkdirSync(dir, { recursive: true });
   const stamp = new Date(Number(report['issued_s']) * 1000).toISOString().replace(/[:.]/g, '-');
   const file = join(dir, `${hostname().replace(/[^A-Za-z0-9_.-]/g, '_')}-${stamp}.json`);
