@@ -1,6 +1,7 @@
 // An implementation that made other choices where the spec allows them is certified fairly (harness/PROTOCOL.md
 // "Grades"): the independent testee of ./testees/independent.ts — caveats laid out as {k, v} maps in its signed grants,
-// the other reading of the expiry boundary (declared), its own error taxonomy, no claim of the byte contract — PASSes
+// the other reading of the expiry boundary (declared), its own canonical check passing tags through as data (the other
+// reading of tags in a canonical check, declared), its own error taxonomy, no claim of the byte contract — PASSes
 // every class it claims on the spec grade with no unexpected result, its differences shown under the byte contract
 // only; and each rule breaker of mutation/testees/ rebuilt on it is still flagged on the clause it breaks, and nowhere else.
 import { spawnSync } from 'node:child_process';
@@ -45,6 +46,10 @@ describe('an independent implementation is certified on what the spec says', () 
     // the declared reading of the expiry boundary is what its boundary test was held to
     const boundary = lines.find((l) => l.type === 'test' && l.clauses?.[0] === 'jcp/7#open-expiry-boundary');
     expect(boundary?.outcome).toBe('passed');
+    // the declared reading of tags in a canonical check (passed-through) is what every test of that open point was held to
+    const tags = lines.filter((l) => l.type === 'test' && l.clauses?.includes('jcp/3#open-tags-in-canonical-check'));
+    expect(tags.length).toBeGreaterThan(0);
+    expect(tags.filter((l) => l.outcome !== 'passed').map((l) => `${l.id}: ${l.outcome}`)).toEqual([]);
   }, 420_000);
 });
 

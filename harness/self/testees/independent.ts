@@ -4,7 +4,10 @@
 //   - caveats laid out inside signed grants as {k: Variant, v: parameter} maps (jcp §4.9 fixes no CBOR shape), so its
 //     grant bytes and content ids differ from the published vectors wherever a grant carries a caveat;
 //   - the other expiry boundary (jcp/7#open-expiry-boundary): expired only once now_s > expiry, declared in `readings`;
-// and, in its adapter (./independent-main.ts), its own error taxonomy (coarser ERR_ codes) and no byte-contract claim.
+// and, in its adapter (./independent-main.ts), its own error taxonomy (coarser ERR_ codes), no byte-contract claim, and
+// its own canonical check (cbor.check, ./independent-cbor.ts: a walk over the bytes, heads read as bigints) taking the
+// other reading of tags (jcp/3#open-tags-in-canonical-check): a tag is data, kept when its head and content are
+// canonical, tag numbers up to 2^64 − 1 included — declared in `readings` as canonical-tags: passed-through.
 // harness/self/independent.test.ts certifies it: every class it claims must PASS on the spec grade.
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
