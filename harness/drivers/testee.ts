@@ -1,6 +1,9 @@
 // The testee driver: one long-lived program speaking harness/PROTOCOL.md on stdin/stdout. Every request has a
 // timeout; a testee that hangs, dies, exits early, writes garbage or a frame over the cap is killed, the request in
 // flight fails with a TesteeFailure naming which, and the next request respawns it and replays the handshake.
+// The testee runs in a process group of its own, and a kill is sent to the whole group: the shell the command runs
+// in, the testee and whatever it started go together, so a hung testee leaves no process behind; any group still
+// alive when the harness exits is killed then.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { toHex } from '../../impl/bytes.ts';
 import { encodeCanonical, type CborInput, type CborMap } from '../../impl/cbor/index.ts';
@@ -21,6 +24,31 @@ export interface TesteeOptions {
 }
 
 const STDERR_KEEP = 4096;
+/** After the testee's own process exits, how long its output may still drain before it is reported as a crash. */
+const EXIT_DRAIN_MS = 250;
+
+/** The process groups of testees still running, killed when this process exits. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/** SIGKILL to the process group `pid` leads (the testee was spawned detached, so it leads its own). */
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    /* the group is gone already */
+  }
+  liveGroups.delete(pid);
+}
+
+function trackGroup(pid: number): void {
+  liveGroups.add(pid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const g of [...liveGroups]) killGroup(g);
+  });
+}
 
 interface Pending {
   readonly op: string;
@@ -43,7 +71,8 @@ export function testeeTransport(command: string, opts: TesteeOptions = {}): Tran
   let spawns = 0;
 
   const kill = () => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    // the whole group, even when the shell itself has exited: what it started may still be running
+    if (child?.pid !== undefined) killGroup(child.pid);
     child = undefined;
   };
 
@@ -66,9 +95,10 @@ export function testeeTransport(command: string, opts: TesteeOptions = {}): Tran
   const start = () => {
     spawns++;
     stderr = '';
-    const c = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'], ...(opts.cwd ? { cwd: opts.cwd } : {}) });
+    const c = spawn(command, { shell: true, detached: true, stdio: ['pipe', 'pipe', 'pipe'], ...(opts.cwd ? { cwd: opts.cwd } : {}) });
     const r = new FrameReader(opts.maxFrameBytes ?? MAX_FRAME_BYTES);
     child = c;
+    if (c.pid !== undefined) trackGroup(c.pid);
     c.stdout.on('data', (chunk: Buffer) => {
       if (child !== c) return;
       let frames;
@@ -98,10 +128,15 @@ export function testeeTransport(command: string, opts: TesteeOptions = {}): Tran
     c.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEEP);
     });
-    // 'close' (after stdout has drained), not 'exit': a testee may answer and then exit at once
-    c.on('close', (code, signal) => {
+    // 'close' (after stdout has drained), not 'exit': a testee may answer and then exit at once; but a process it
+    // started may hold stdout open after it exited, so once it has exited its output gets EXIT_DRAIN_MS to arrive
+    const exited = (code: number | null, signal: NodeJS.Signals | null) => {
       if (child !== c) return;
       fail('crash', `the testee exited (${signal ? `signal ${signal}` : `code ${code}`})`);
+    };
+    c.on('close', exited);
+    c.on('exit', (code, signal) => {
+      setTimeout(() => exited(code, signal), EXIT_DRAIN_MS).unref();
     });
     c.on('error', (e) => {
       if (child !== c) return;
@@ -150,9 +185,14 @@ export function testeeTransport(command: string, opts: TesteeOptions = {}): Tran
 
   return {
     description: `testee: ${command}`,
-    async hello() {
-      await ensure();
-      return info!;
+    hello() {
+      // through the same queue as every request: a handshake never overlaps a request still in flight
+      const run = queue.then(async () => {
+        await ensure();
+        return info!;
+      });
+      queue = run.catch(() => undefined);
+      return run;
     },
     request(op, args) {
       // the protocol has one request in flight at a time: callers that overlap (Promise.all) are queued, in order
@@ -168,15 +208,14 @@ export function testeeTransport(command: string, opts: TesteeOptions = {}): Tran
         child.stdin.end();
         const c = child;
         await new Promise<void>((res) => {
-          const t = setTimeout(() => {
-            c.kill('SIGKILL');
-            res();
-          }, 2000);
+          const t = setTimeout(res, 2000);
           c.on('exit', () => {
             clearTimeout(t);
             res();
           });
         });
+        // what it left running (or the testee itself, when it would not end) goes with its group
+        if (c.pid !== undefined) killGroup(c.pid);
         child = undefined;
       }
     },
