@@ -2,14 +2,15 @@
 // strict decoder (cbor.check: a strict decode, then a canonical re-encode). Canonical bytes must come back byte for
 // byte; every non-canonical form, float, bool, null, simple value, indefinite length, truncation, trailing byte,
 // invalid UTF-8, unsorted or duplicate key must be refused (the spec grade), with its ERR_CBOR_* code (the suite's byte
-// contract: the spec names no ERR_ code). Tags, and map keys of other types than text, are open points of jcp §3
-// (jcp/3#open-tags-in-canonical-check, jcp/3#open-map-key-types): graded against the declared reading. Where an input breaks two
+// contract: the spec names no ERR_ code). Tags, map keys of other types than text, and the order of keys of different
+// major types (RFC 7049 length-first or RFC 8949 bytewise) are open points of jcp §3 (jcp/3#open-tags-in-canonical-check,
+// jcp/3#open-map-key-types, jcp/3#open-key-order): graded against the declared reading. Where an input breaks two
 // rules at once (a tag whose head is also too wide), either code is accepted: the spec names no order among them. The reference's TypeScript encoder/decoder API (options, encode
 // refusals of JS values, refusal offsets, the exact code of each multi-fault input) is unit-tested in
 // impl/cbor/cbor.test.ts.
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
-import { AcceptableReading, clauseIt, declaredReading } from '../clause.ts';
+import { AcceptableReading, clauseIt, declaredReading, note } from '../clause.ts';
 import { expectRefusedAs, isRefusal, refusalJudge } from '../contract-codes.ts';
 import { assertProperty } from '../refusal.ts';
 import { implementation } from '../driver.ts';
@@ -114,6 +115,66 @@ async function refusedForKeyTypes(types: readonly ('int' | 'other')[], hexes: re
   if (!types.some((t) => keptKeyType(t) === false)) return false;
   for (const hex of hexes) expect(isRefusal(await check(hex)), `${label(hex)}: keys the declared reading of map-key types refuses`).toBe(true);
   return true;
+}
+
+/** A reading of the open point `key-order` (harness/protocol/readings.ts). */
+type KeyOrder = 'length-first' | 'bytewise';
+const KEY_ORDERS: readonly KeyOrder[] = ['length-first', 'bytewise'];
+
+const compareBytes = (a: Uint8Array, b: Uint8Array): number => {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return (a[i] as number) - (b[i] as number);
+  return a.length - b.length;
+};
+
+/**
+ * Encoded keys in `order`: length-first (RFC 7049 canonical: the shorter encoding first, then bytewise) or bytewise
+ * (RFC 8949 §4.2.1). The two agree on keys of one major type, whose heads order them by length.
+ */
+const keyOrder = (order: KeyOrder) => (a: Uint8Array, b: Uint8Array): number => (order === 'length-first' && a.length !== b.length ? a.length - b.length : compareBytes(a, b));
+
+/** Encoded map entries (key ‖ value, hex) sorted by their keys in `order`. */
+function sortedEntries(entries: readonly string[], order: KeyOrder): string[] {
+  const keyOf = (e: string): Uint8Array => {
+    const b = fromHex(e);
+    return b.subarray(0, walk(b)[0]!.end);
+  };
+  return [...entries].sort((x, y) => keyOrder(order)(keyOf(x), keyOf(y)));
+}
+
+/** The canonical encoding of `x` with every map's keys in `order` (length-first is the reference encoder's). */
+function encodeInOrder(x: CborValue, order: KeyOrder): Uint8Array {
+  if (x instanceof Map) {
+    const es = [...x].map(([k, v]) => [encodeInOrder(k, order), encodeInOrder(v, order)] as const).sort(([a], [b]) => keyOrder(order)(a, b));
+    return concatBytes(fromHex(head(5, es.length)), ...es.flat());
+  }
+  if (Array.isArray(x)) return concatBytes(fromHex(head(4, x.length)), ...x.map((v) => encodeInOrder(v, order)));
+  return encodeCanonical(x);
+}
+
+/**
+ * Maps whose keys are of different major types, each given as its entries, where the readings of `key-order` differ:
+ * the order of the declared reading must come back unchanged and every other order be refused (ERR_CBOR_UNSORTED_KEYS).
+ * With none declared, the implementation must keep to one reading over all of them, and the test ends acceptable.
+ */
+async function expectKeyOrderAsDeclared(maps: readonly (readonly string[])[]): Promise<void> {
+  const declared = declaredReading('key-order') as KeyOrder | undefined;
+  if (declared) {
+    for (const entries of maps) await expectOnlyCanonicalOrder(sortedEntries(entries, declared));
+    return;
+  }
+  const keptTo = new Set(KEY_ORDERS);
+  const codes = refusalJudge();
+  for (const entries of maps) {
+    const canonical = new Map(KEY_ORDERS.map((o) => [o, mapOf(sortedEntries(entries, o))]));
+    for (const p of permutations(entries)) {
+      const hex = mapOf(p);
+      const got = await check(hex);
+      for (const o of KEY_ORDERS) if ((hex === canonical.get(o)) !== (got === SAME)) keptTo.delete(o);
+      if (got !== SAME) codes(got, 'ERR_CBOR_UNSORTED_KEYS', label(hex));
+    }
+    expect([...keptTo], `${label(canonical.get('length-first')!)}: kept in neither reading's order alone`).not.toEqual([]);
+  }
+  throw new AcceptableReading(`keys of different major types: in ${[...keptTo].join(' and ')} order, a reading the text permits (none declared)`);
 }
 
 /** fc.assert for async properties; a TesteeFailure or UnimplementedError inside a run surfaces as itself. */
@@ -230,21 +291,22 @@ describe('key order', () => {
     await expectOnlyCanonicalOrder(['64efbfbf6102', '64f090808001']);
   });
 
-  clauseIt([KEY_ORDER, OPEN_KEY_ORDER], 'mixed int and text keys: length of the encoded key first, then bytewise', async () => {
-    // 01, 20 (1 byte) < 1818, 6161 (2 bytes) < 190100 (3 bytes)
-    expect(mapOf(['0104', '2003', '181802', '616101', '19010005'])).toBe('a50104200318180261610119010005');
+  clauseIt([OPEN_KEY_ORDER, REJECT], 'mixed int and text keys come back in the declared reading’s key order only', async () => {
+    const entries = ['0104', '2003', '181802', '616101', '19010005'];
+    // length-first: 01, 20 (1 byte) < 1818, 6161 (2 bytes) < 190100 (3 bytes); bytewise: 01 < 1818 < 190100 < 20 < 6161
+    expect(mapOf(sortedEntries(entries, 'length-first'))).toBe('a50104200318180261610119010005');
+    expect(mapOf(sortedEntries(entries, 'bytewise'))).toBe('a50104181802190100052003616101');
     if (await refusedForKeyTypes(['int'], ['a50104200318180261610119010005'])) return;
-    await expectOnlyCanonicalOrder(['0104', '2003', '181802', '616101', '19010005']);
+    await expectKeyOrderAsDeclared([entries]);
   });
 
-  clauseIt([OPEN_KEY_ORDER, REJECT], 'RFC 8949 bytewise order that length-first refuses: 24 before −1 is unsorted', async () => {
+  clauseIt([OPEN_KEY_ORDER, REJECT], '24 and −1, a text and a byte-string key: the orders the two readings differ on', async () => {
     if (await refusedForKeyTypes(['int', 'other'], ['a22002181801', 'a2616102' + '42000001'])) return;
-    // bytewise over encoded keys, 18 18 < 20; length-first, 20 (1 byte) < 18 18 (2 bytes)
-    await expectRefused('a2181801' + '2002', 'ERR_CBOR_UNSORTED_KEYS');
-    await expectSame('a22002' + '181801');
-    // and a short text key before a longer byte-string key, though 0x41.. < 0x61..
-    await expectRefused('a2' + '42000001' + '616102', 'ERR_CBOR_UNSORTED_KEYS');
-    await expectSame('a2' + '616102' + '42000001');
+    // length-first: 20 (1 byte) < 18 18 (2 bytes); bytewise over encoded keys: 18 18 < 20
+    expect(mapOf(sortedEntries(['181801', '2002'], 'bytewise'))).toBe('a2181801' + '2002');
+    // and a short text key before a longer byte-string key (length-first), though 0x42.. < 0x61.. (bytewise)
+    expect(mapOf(sortedEntries(['616102', '42000001'], 'length-first'))).toBe('a2' + '616102' + '42000001');
+    await expectKeyOrderAsDeclared([['181801', '2002'], ['616102', '42000001']]);
   });
 
   clauseIt([CANONICAL, REJECT], 'duplicate keys are refused, whatever their type', async () => {
@@ -423,25 +485,33 @@ const keyId = (k: number | bigint | string): string => (typeof k === 'string' ? 
 
 /**
  * Trees of CborValue: integers (bigints included), text, bytes, arrays, and maps with text keys, and int keys too unless
- * `textKeys` (jcp/3#open-map-key-types: a reading may refuse integer keys).
+ * `textKeys` (jcp/3#open-map-key-types: a reading may refuse integer keys). With `oneKeyType`, the keys of each map
+ * share a major type (unsigned, negative or text), where the readings of jcp/3#open-key-order agree.
  */
-function treeArb(opts: { small?: boolean; textKeys?: boolean } = {}): fc.Arbitrary<CborValue> {
+function treeArb(opts: { small?: boolean; textKeys?: boolean; oneKeyType?: boolean } = {}): fc.Arbitrary<CborValue> {
   const text = opts.small === true ? shortTextArb : textArb;
   const bytes = opts.small === true ? shortBytesArb : bytesArb;
   const keys: fc.Arbitrary<number | bigint | string> = opts.textKeys === true ? text : fc.oneof(intArb, text);
-  return fc.letrec<{ value: CborValue; array: CborValue[]; map: CborMap }>((tie) => ({
-    value: fc.oneof({ depthSize: 'small', maxDepth: 4 }, intArb, text, bytes, tie('array'), tie('map')),
-    array: fc.array(tie('value'), { maxLength: 5 }),
-    map: fc
-      .uniqueArray(fc.tuple(keys, tie('value')), { maxLength: 6, selector: ([k]) => keyId(k) })
-      .map((es) => new Map<CborValue, CborValue>(es)),
-  })).value;
+  const keyKinds: fc.Arbitrary<number | bigint | string>[] =
+    opts.textKeys === true ? [text] : [intArb.filter((k) => BigInt(k) >= 0n), intArb.filter((k) => BigInt(k) < 0n), text];
+  return fc.letrec<{ value: CborValue; array: CborValue[]; map: CborMap }>((tie) => {
+    const mapOfKeys = (k: fc.Arbitrary<number | bigint | string>): fc.Arbitrary<CborMap> =>
+      fc.uniqueArray(fc.tuple(k, tie('value')), { maxLength: 6, selector: ([key]) => keyId(key) }).map((es) => new Map<CborValue, CborValue>(es));
+    return {
+      value: fc.oneof({ depthSize: 'small', maxDepth: 4 }, intArb, text, bytes, tie('array'), tie('map')),
+      array: fc.array(tie('value'), { maxLength: 5 }),
+      map: opts.oneKeyType === true ? fc.oneof(...keyKinds.map(mapOfKeys)) : mapOfKeys(keys),
+    };
+  }).value;
 }
 
 const anyTree = treeArb();
 const smallTree = treeArb({ small: true });
-/** Trees whose map keys the declared reading of map-key types keeps: integer keys only where it keeps them. */
-const keptTree = (small: boolean): fc.Arbitrary<CborValue> => (keptKeyType('int') === true ? (small ? smallTree : anyTree) : treeArb({ small, textKeys: true }));
+/**
+ * Trees whose map keys the declared reading of map-key types keeps (integer keys only where it keeps them), each map's
+ * keys of one major type, so that their canonical encoding is the same under either reading of key order.
+ */
+const keptTree = (small: boolean): fc.Arbitrary<CborValue> => treeArb({ small, textKeys: keptKeyType('int') !== true, oneKeyType: true });
 
 /** One item of a canonical encoding, as a minimal independent walk sees it. */
 interface Item {
@@ -554,6 +624,46 @@ describe('properties (fast-check, fixed seed)', () => {
       }),
       fcParams(150),
     );
+  });
+
+  clauseIt([OPEN_KEY_ORDER, REJECT], '(b′) canonical encodings whose maps mix key types come back in the declared reading’s key order', async () => {
+    // harness/protocol/readings.ts: length-first or bytewise; each tree is sent in both orders where they differ
+    if (keptKeyType('int') === false) {
+      note('integer keys are refused by the declared reading of map-key types: keys of different major types do not arise');
+      return;
+    }
+    // {24: 1, -1: 2, "a": [{"b": 3, 0: 4}]}: bytewise 18 18 < 20 < 61 61, and 00 < 61 62 inside; length-first 20 first
+    const sample = new Map<CborValue, CborValue>([[24, 1], [-1, 2], ['a', [new Map<CborValue, CborValue>([['b', 3], [0, 4]])]]]);
+    expect(toHex(encodeInOrder(sample, 'bytewise'))).toBe('a3' + '181801' + '2002' + '6161' + '81a2' + '0004' + '616203');
+    expect(toHex(encodeInOrder(sample, 'length-first'))).toBe('a3' + '2002' + '181801' + '6161' + '81a2' + '0004' + '616203');
+    const declared = declaredReading('key-order') as KeyOrder | undefined;
+    const keptTo = new Set(declared ? [declared] : KEY_ORDERS);
+    const codes = refusalJudge();
+    let differ = 0;
+    let refusedForKeys = 0;
+    await assertProperty(
+      fc.asyncProperty(anyTree, async (x) => {
+        const enc = { 'length-first': encodeInOrder(x, 'length-first'), bytewise: encodeInOrder(x, 'bytewise') };
+        expect(toHex(enc['length-first']), 'the reference encoder orders keys length-first').toBe(toHex(encodeCanonical(x)));
+        if (toHex(enc['length-first']) === toHex(enc.bytewise)) return;
+        differ++;
+        const got = { 'length-first': await check(enc['length-first']), bytewise: await check(enc.bytewise) };
+        // integer keys refused, where no reading of map-key types is declared: key order does not arise
+        if (keptKeyType('int') === undefined && isRefusal(got['length-first']) && isRefusal(got.bytewise)) {
+          refusedForKeys++;
+          return;
+        }
+        for (const o of KEY_ORDERS) {
+          if (got[o] !== SAME) keptTo.delete(o);
+          else codes(got[o === 'length-first' ? 'bytewise' : 'length-first'], 'ERR_CBOR_UNSORTED_KEYS', `${toHex(enc[o === 'length-first' ? 'bytewise' : 'length-first'])} beside ${toHex(enc[o])}`);
+        }
+        expect([...keptTo], `${toHex(enc['length-first'])}: ${declared ? `not kept in the declared reading's order (${declared})` : 'kept in neither reading’s order alone'}`).not.toEqual([]);
+      }),
+      fcParams(150),
+    );
+    expect(differ, 'trees on which the two orders differ').toBeGreaterThan(20);
+    if (refusedForKeys > 0) note(`${refusedForKeys} trees refused in both orders (integer keys; no reading of map-key types declared)`);
+    if (!declared) throw new AcceptableReading(`keys of different major types: in ${[...keptTo].join(' and ')} order, a reading the text permits (none declared)`);
   });
 
   clauseIt([REJECT, SHORTEST, KEY_ORDER, NO_FLOAT_BOOL_NULL], '(c) every non-canonical mutation is refused with its code', async () => {

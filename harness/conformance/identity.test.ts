@@ -1,13 +1,15 @@
 // Identity (jcp §2), through the implementation under test: fromSeed gives the did:key the reference computes and
 // parseDid reads it back; malformed did:keys are refused with ERR_DID_MALFORMED; wrong lengths are refused with
-// their codes; sign is byte-exact (Ed25519 is deterministic) and verify gives the verdict of the suite's rule
-// (jcp/2#open-ed25519-verification-rule). Also the cose-wg eddsa-sig-01 Sig_structure signed by the implementation
+// their codes; sign is byte-exact (Ed25519 is deterministic); verify accepts an honest signature and refuses what every
+// reading of the verification rule refuses (jcp/2#actor-proves-by-signing), and where the readings disagree gives the
+// verdict of the testee's declared reading (jcp/2#open-ed25519-verification-rule; harness/ed25519-readings.ts). Also the cose-wg eddsa-sig-01 Sig_structure signed by the implementation
 // (jcp §8). The reference's two backends are held to each other in impl/identity/ed25519.test.ts.
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { AcceptableReading, clauseIt, declaredReading } from '../clause.ts';
 import { expectRefusedAs, isRefusal } from '../contract-codes.ts';
 import { implementation } from '../driver.ts';
+import { ED25519_READINGS, verdictsByReading, type Ed25519Reading } from '../ed25519-readings.ts';
 import { describeWithShared, fcParams, readVectorJson } from '../external-vectors.ts';
 import { alice, bob } from '../fixtures.ts';
 import { TesteeError } from '../implementation.ts';
@@ -190,7 +192,7 @@ describe('did:key', () => {
 });
 
 describe('signing and verification', () => {
-  clauseIt([SIGN, RULE], 'sign gives the reference’s signature byte for byte, again on a second call, and verify accepts it', async () => {
+  clauseIt([SIGN], 'sign gives the reference’s signature byte for byte, again on a second call, and verify accepts it', async () => {
     const impl = implementation();
     await fc.assert(
       fc.asyncProperty(seedArb, messageArb, async (seed, msg) => {
@@ -214,7 +216,7 @@ describe('signing and verification', () => {
     }
   });
 
-  clauseIt([SIGN, RULE], 'a single flipped bit of signature, message or key: verify refuses, as the reference does', async () => {
+  clauseIt([SIGN], 'a single flipped bit of signature, message or key: verify refuses, as every reading of the rule does', async () => {
     const impl = implementation();
     const flipped = { signature: 0, message: 0, key: 0 };
     await fc.assert(
@@ -232,10 +234,9 @@ describe('signing and verification', () => {
           else if (where === 'message') m = flipBit(msg, n % (msg.length * 8));
           else k = flipBit(pk, n % 256);
           flipped[where]++;
-          const got = await impl.verify(k, m, sig);
-          expect(got).toBe(reference.verify(sig, m, k));
-          // An honest signature survives no single bit flip.
-          expect(got).toBe(false);
+          // An honest signature survives no single bit flip, under any reading of the rule.
+          expect(verdictsByReading(k, m, sig), 'every reading refuses it').toEqual({ 'rfc8032-strict': false, cofactored: false, zip215: false });
+          expect(await impl.verify(k, m, sig)).toBe(false);
         },
       ),
       fcParams(150),
@@ -243,8 +244,11 @@ describe('signing and verification', () => {
     expect(flipped.signature + flipped.message + flipped.key).toBeGreaterThan(0);
   });
 
-  clauseIt([RULE], 'arbitrary 64-byte signatures on arbitrary 32-byte keys: the reference’s verdict, never a refusal', async () => {
+  clauseIt([RULE], 'arbitrary 64-byte signatures on arbitrary 32-byte keys: the declared reading’s verdict, never a refusal', async () => {
     const impl = implementation();
+    const declared = declaredReading('ed25519-verification') as Ed25519Reading | undefined;
+    // with none declared: where the readings agree, their verdict; where they disagree, either (said at the end)
+    const disputed: Record<string, number> = {};
     // Keys and R drawn partly from the small-order points and their non-canonical encodings, where rules differ.
     const special = [
       '0100000000000000000000000000000000000000000000000000000000000000', // identity
@@ -273,13 +277,24 @@ describe('signing and verification', () => {
         const sig = new Uint8Array(64);
         sig.set(r, 0);
         sig.set(s, 32);
-        expect(await impl.verify(pk, msg, sig)).toBe(reference.verify(sig, msg, pk));
+        const by = verdictsByReading(pk, msg, sig);
+        const got = await verdictOf(impl.verify(pk, msg, sig));
+        const what = `key ${toHex(pk)}, signature ${toHex(sig)}`;
+        if (declared) expect(got, `${what}: the declared reading ${declared}`).toBe(by[declared] ? 'valid' : 'invalid');
+        else if (new Set(Object.values(by)).size === 1) expect(got, `${what}: every reading's verdict`).toBe(by['rfc8032-strict'] ? 'valid' : 'invalid');
+        else {
+          expect(got === 'valid' || got === 'invalid', `${what}: valid or invalid, but ${got}`).toBe(true);
+          const as = ED25519_READINGS.filter((x) => (by[x] ? 'valid' : 'invalid') === got).join(', ');
+          disputed[as] = (disputed[as] ?? 0) + 1;
+        }
       }),
       fcParams(300),
     );
+    const kinds = Object.entries(disputed);
+    if (kinds.length) throw new AcceptableReading(`where the readings disagree: ${kinds.map(([as, n]) => `${n} as ${as}`).join('; ')}, readings the text permits (none declared)`);
   });
 
-  clauseIt([SIGN, RULE], 'S + L (same scalar mod L), S = L and S = 2^256 − 1 are refused; a non-canonical key encoding is refused', async () => {
+  clauseIt([SIGN], 'S + L (the same scalar mod L), S = L and S = 2^256 − 1 never verify: every reading wants S < L', async () => {
     const impl = implementation();
     const seed = deriveSeed('malleability');
     const msg = utf8.encode('jcp');
@@ -301,14 +316,26 @@ describe('signing and verification', () => {
     allOnes.fill(0xff, 32);
     expect(await impl.verify(pk, msg, atL), 'S = L').toBe(false);
     expect(await impl.verify(pk, msg, allOnes), 'S = 2^256 - 1').toBe(false);
-    // The identity point (0, 1) with the sign bit set is a non-canonical A; S = 0, R = identity holds the equation.
+  });
+
+  clauseIt([RULE], 'the identity as key, R = identity, S = 0: valid; the key with its sign bit set, as the declared reading says', async () => {
+    const impl = implementation();
+    const msg = utf8.encode('jcp');
+    // The identity point (0, 1) with the sign bit set is a non-canonical A (RFC 8032 §5.1.3 refuses it, ZIP-215 reads
+    // it as the identity); S = 0, R = identity holds the equation, cofactorless and cofactored alike.
     const identity = fromHexLoose('01'.padEnd(64, '0'));
     const negZero = identity.slice();
     negZero[31] = 0x80;
     const trivial = new Uint8Array(64);
     trivial.set(identity, 0);
-    expect(await impl.verify(identity, msg, trivial), 'small-order A accepted by the cofactorless rule').toBe(true);
-    expect(await impl.verify(negZero, msg, trivial), 'non-canonical A refused').toBe(false);
+    expect(verdictsByReading(identity, msg, trivial)).toEqual({ 'rfc8032-strict': true, cofactored: true, zip215: true });
+    expect(verdictsByReading(negZero, msg, trivial)).toEqual({ 'rfc8032-strict': false, cofactored: false, zip215: true });
+    expect(await impl.verify(identity, msg, trivial), 'a small-order A that holds the equation: valid under every reading').toBe(true);
+    const got = await verdictOf(impl.verify(negZero, msg, trivial));
+    const declared = declaredReading('ed25519-verification') as Ed25519Reading | undefined;
+    if (declared) expect(got, `a non-canonical A: the declared reading ${declared}`).toBe(declared === 'zip215' ? 'valid' : 'invalid');
+    else if (got === 'valid' || got === 'invalid') throw new AcceptableReading(`a non-canonical A: ${got}, a reading the text permits (none declared)`);
+    else expect(got, 'a non-canonical A: valid or invalid, never a refusal').toBe('invalid');
   });
 
   clauseIt([SIGN], 'wrong seed lengths are refused with ERR_SEED_LENGTH; a wrong key or signature length never verifies', async () => {
