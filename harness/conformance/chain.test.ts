@@ -180,7 +180,7 @@ describe('jcp §4.9 caveats bind on every link', () => {
     expect(grantOf(narrowed).grant.caveats).toEqual([onlyRead, { PayloadIs: payload('args') }]);
   });
 
-  clauseIt(['jcp/4.9#caveats-all-hold', 'jcp/7#open-caveat-position'], 'each caveat variant is enforced on the single-grant path', async () => {
+  clauseIt(['jcp/4.9#caveats-all-hold'], 'each caveat variant is enforced on the single-grant path', async () => {
     const cases: Array<[Caveat, boolean]> = [
       [{ PayloadIs: payload('args') }, true],
       [{ PayloadIs: payload('other') }, false],
@@ -205,6 +205,9 @@ describe('jcp §4.9 caveats bind on every link', () => {
     const m = await rootGrant({ caveats: [{ ModelIn: [payload('model-a')] }], nonce: nonce('model') });
     const ok = await (await point()).decide({ frame: frameFor(m, { model: payload('model-a') }), chain: [m.signed_grant], caller: bob.did, cost: cost(1n), now_s: NOW });
     expect(ok.verdict).toBe('allow');
+  });
+
+  clauseIt(['jcp/7#open-caveat-position'], 'a failing caveat beside an exceeded budget is named caveat-unsatisfied (the reference’s reading)', async () => {
     // the reading of the open point: a caveat that fails is named before a budget that is exceeded as well
     const both = await rootGrant({ caveats: [{ MaxCostUj: 9n }], nonce: nonce('caveat-and-budget') });
     const d = await (await point()).decide({ frame: frameFor(both), chain: [both.signed_grant], caller: bob.did, cost: cost(5000n), now_s: NOW });

@@ -6,7 +6,7 @@
 // Every test names jcp/2.2#shares-by-dealer-or-dkg, the one clause of §2.2 in the spec map (a MAY, of C13 and C18):
 // §2.2 and §9 state the k-of-n rule ("a signature exists only when at least k shareholders cooperate"; C13 "one share
 // of a 2-of-3 actor cannot sign; two can"; C18 "a dealer-free k-of-n actor signs a standard Ed25519 signature ... one
-// share cannot") without a MUST, so no MUST clause of the map covers it.
+// share cannot") without a MUST. The tests that decide the class line (two shares sign, one cannot) name it too.
 import { ed25519, ed25519_FROST } from '@noble/curves/ed25519.js';
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
@@ -90,7 +90,7 @@ describe.each([
     }
   });
 
-  clauseIt([SHARES], 'one true share with a made-up second share yields no signature', async () => {
+  clauseIt([SHARES, classLine], 'one true share with a made-up second share yields no signature', async () => {
     const impl = implementation();
     const g = await make();
     for (const [a, b] of PAIRS) {
@@ -135,7 +135,7 @@ describe.each([
     expect(await impl.verify(g.group_public_key, msg, again.signature)).toBe(true);
   });
 
-  clauseIt([SHARES], 'property: any two shares sign any message; any one share is refused', async () => {
+  clauseIt([SHARES, classLine], 'property: any two shares sign any message; any one share is refused', async () => {
     const impl = implementation();
     const g = await make();
     await assertProperty(

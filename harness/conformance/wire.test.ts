@@ -107,7 +107,7 @@ async function expectRemaining(t: WireTarget, c: WireClient, sg: SignedGrant, de
 }
 
 describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
-  clauseIt(['jcp/11#reject-non-canonical'], 'a request round-trips the framing canonically on every address, and the endpoint decides and seals it', async () => {
+  clauseIt(['jcp/9#c8-round-trip'], 'a request round-trips the framing canonically on every address, and the endpoint decides and seals it', async () => {
     const t = await wireTarget();
     for (const [i, url] of t.urls.entries()) {
       const sg = grantFor(t, `round-trip ${i}`, 1000n);
