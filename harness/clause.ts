@@ -187,7 +187,8 @@ export function clauseIt(ids: readonly string[], title: string, fn: (ctx: TestCo
       }
       const info = await testeeInfo();
       resetTranscript();
-      setCurrentTest(transcriptTestId(ctx.task, classes, ids, title)); // transcripts: entries name the running test
+      const testId = transcriptTestId(ctx.task, classes, ids, title);
+      setCurrentTest(testId); // transcripts: entries name the running test
       if (classes.length > 0 && !classes.some((k) => info.claims.includes(k))) {
         meta['outcome'] = 'not claimed';
         ctx.skip(`the implementation claims none of ${classes.join(', ')}`);
@@ -203,7 +204,8 @@ export function clauseIt(ids: readonly string[], title: string, fn: (ctx: TestCo
       }
       const r: Running = { classes, info, contract: [], notes: [] };
       running = r;
-      setRunningTest({ test: `${ctx.task.file.name} > ${title}`, clauses: ids }); // the refusal log (scripts/refusal-table.ts)
+      // the refusal log (scripts/refusal-table.ts): the test by its file and suites, since titles repeat across describe.each
+      setRunningTest({ test: `${ctx.task.file.name} ${testId}`, clauses: ids });
       const keep = () => {
         if (r.contract.length) meta['contract'] = [...r.contract];
         if (r.notes.length) meta['notes'] = [...r.notes];

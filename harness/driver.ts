@@ -24,7 +24,7 @@ function transcribed(t: Transport, respawns: boolean): Transport {
 
 /** The conformance test now running, as the refusal log names it. */
 export interface RunningTest {
-  /** Its file and title. */
+  /** Its file, suites and title: one name per test, though titles repeat across describe.each. */
   readonly test: string;
   readonly clauses: readonly string[];
 }
