@@ -11,5 +11,7 @@ export default defineConfig({
     testTimeout: 60_000,
     pool: 'forks',
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // an assertion's message whole (expected and actual values uncut): the record keeps each failure's reason entire
+    chaiConfig: { truncateThreshold: 0 },
   },
 });

@@ -1,9 +1,9 @@
 // `jcp-conformance certify`: runs the conformance tests against an implementation (in-process, a testee, or a live
 // jcp/1 endpoint), judges them against the adopter's expectations, writes the record and reports, and signs a
 // certificate — only for a run that completed and ran tests of every class it was asked for.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ import { blake3, keyPairFromSeed, toHex, type KeyPair } from '../oracle.ts';
 import { DEEP_RUNS, DEFAULT_RUNS } from '../property/differential.ts';
 import { foldTranscript, prepareTranscriptFolder, transcriptFolderOf } from '../transcript/certify.ts';
 import { parseClassList } from './classes.ts';
+import { Progress } from './progress.ts';
 import { checkFolderPath, CliError, fsCode } from './errors.ts';
 import { has, str, type Parsed } from './options.ts';
 
@@ -39,6 +40,12 @@ function vitestBin(): string {
   const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { bin?: string | Record<string, string> };
   const bin = typeof pkg.bin === 'string' ? pkg.bin : (pkg.bin?.['vitest'] ?? 'vitest.mjs');
   return join(dirname(pkgPath), bin);
+}
+
+/** `s` on one line, cut for the terminal at `max` characters (the record keeps it whole). */
+function oneLine(s: string, max = 240): string {
+  const l = s.replace(/\s+/g, ' ').trim();
+  return l.length > max ? `${l.slice(0, max - 1)}…` : l;
 }
 
 function digestFile(path: string): string {
@@ -134,6 +141,55 @@ function removeStaleCertificate(reportDir: string): boolean {
   return true;
 }
 
+/** The test runner's own output, in the report folder. */
+export const RUNNER_LOG = 'runner.log';
+
+/**
+ * Removes from `dir` what a certify run writes there — and only that: the record, the reports, the certificate, the
+ * runner's log, the Allure result files and the differential properties' case files (an expectation file and a
+ * transcript folder are the user's, and stay). Returns what it removed.
+ */
+export function removeStaleReports(dir: string): string[] {
+  const removed: string[] = [];
+  for (const f of ['tests.jsonl', 'record.jsonl', 'junit.xml', 'summary.md', CERTIFICATE_FILE, RUNNER_LOG]) {
+    const p = join(dir, f);
+    if (existsSync(p) && statSync(p).isFile()) {
+      rmSync(p);
+      removed.push(f);
+    }
+  }
+  for (const [sub, written] of [['allure-results', /^[0-9a-f-]{36}-(result|container)\.json$/], ['cases', /\.json$/]] as const) {
+    const d = join(dir, sub);
+    if (!existsSync(d) || !statSync(d).isDirectory()) continue;
+    const files = readdirSync(d).filter((f) => written.test(f));
+    for (const f of files) rmSync(join(d, f));
+    if (files.length) removed.push(`${sub}/ (${files.length} file(s))`);
+  }
+  return removed;
+}
+
+/** Runs the test runner, its output into `logPath` (and through to this terminal when `echo`), to its end. */
+function runRunner(cmd: string, args: readonly string[], opts: { cwd: string; env: NodeJS.ProcessEnv }, logPath: string, echo: boolean): Promise<{ status: number | null; error?: Error }> {
+  const log = openSync(logPath, 'w');
+  return new Promise((res) => {
+    const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+    const keep = (to: NodeJS.WriteStream) => (chunk: Buffer) => {
+      writeSync(log, chunk);
+      if (echo) to.write(chunk);
+    };
+    child.stdout.on('data', keep(process.stdout));
+    child.stderr.on('data', keep(process.stderr));
+    child.on('error', (error) => {
+      closeSync(log);
+      res({ status: null, error });
+    });
+    child.on('close', (status) => {
+      closeSync(log);
+      res({ status });
+    });
+  });
+}
+
 /** The published vector packs the run replays (vectors/conformance/v1/*.json), each with the blake3 of its bytes. */
 function vectorPacks(): Array<{ name: string; digest: string }> {
   const dir = join(ROOT, 'vectors', 'conformance', 'v1');
@@ -222,8 +278,9 @@ export async function certify(a: Parsed): Promise<number> {
 
   makeFolder(reportDir, 'the report folder');
   const testsPath = join(reportDir, 'tests.jsonl');
-  // a record left by an earlier run into this folder must not be read as this run's, should the runner not start
-  rmSync(testsPath, { force: true });
+  // what an earlier run wrote into this folder must not be read, or shown, as this run's
+  const stale = removeStaleReports(reportDir);
+  if (stale.length) console.log(`removed what an earlier run wrote into ${reportDir}: ${stale.join(', ')}`);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     JCP_RECORD: testsPath,
@@ -246,9 +303,13 @@ export async function certify(a: Parsed): Promise<number> {
     console.log(`✗ could not find vitest: ${e instanceof Error ? e.message : String(e)}`);
     return notRun('the test runner (vitest) could not be found', { type: 'runner', error: String(e) }, '# JCP conformance: the test runner could not be found\n');
   }
-  const run = spawnSync(
+  const verbose = has(a, 'verbose');
+  const logPath = join(reportDir, RUNNER_LOG);
+  const progress = verbose ? undefined : new Progress(testsPath, process.stdout, { byteContract: claimsByteContract(info) }, classes);
+  if (!verbose) console.log(`running the tests (the runner's output: ${logPath}; --verbose shows it here)`);
+  progress?.start();
+  const run = await runRunner(
     process.execPath,
-    // an endpoint shows only what the wire carries: its run is the wire tests, and every other class reads not tested
     [
       bin,
       'run',
@@ -258,11 +319,14 @@ export async function certify(a: Parsed): Promise<number> {
       ...(COMPILED ? ['--configLoader=native'] : []),
       '--no-cache',
       ...(endpoint ? ['harness/conformance/wire.test.'] : ['harness/conformance/', 'harness/external/']),
-      '--reporter=dot',
+      '--reporter=default',
       `--reporter=${join(ROOT, 'harness', 'report', built('record-reporter.ts'))}`,
     ],
-    { cwd: ROOT, stdio: 'inherit', env },
+    { cwd: ROOT, env },
+    logPath,
+    verbose,
   );
+  progress?.stop();
   if (run.error) {
     console.log(`✗ could not start vitest: ${run.error.message}`);
     return notRun('the test runner (vitest) failed to start', { type: 'runner', error: run.error.message }, `# JCP conformance: the test runner failed to start\n\n${run.error.message}\n`);
@@ -301,7 +365,7 @@ export async function certify(a: Parsed): Promise<number> {
   // complete: vitest reached its end, with no error outside a test and no test file that failed to load
   const complete = runCompleted(selected, end);
   if (end && end.broken_files.length) console.log(`✗ test files that failed to load: ${end.broken_files.join(', ')}`);
-  if (end && end.unhandled) console.log(`✗ ${end.unhandled} error(s) outside any test: see the output above`);
+  if (end && end.unhandled) console.log(`✗ ${end.unhandled} error(s) outside any test: see the runner's output in ${join(reportDir, RUNNER_LOG)}`);
   const reasons = whyNoCertificate(classes, judged, complete);
   const footer: Footer = { type: 'footer', counts, unexpected, expectation_problems: problems, finished_at: new Date().toISOString(), complete };
   const recordPath = join(reportDir, 'record.jsonl');
@@ -328,18 +392,17 @@ export async function certify(a: Parsed): Promise<number> {
 
   console.log(`\n${terminalTable(rows)}\n`);
   const bad = judged.filter((t) => t.unexpected);
-  for (const t of bad) {
-    console.log(`✗ ${t.id}\n    ${t.outcome}${t.expected ? ` (expected ${t.expected})` : ''}: ${(t.error ?? '').split('\n')[0]}`);
-    if (t.transcript?.['request']) console.log(`    request  ${t.transcript['request'].slice(0, 200)}`);
-    if (t.transcript?.['response']) console.log(`    response ${t.transcript['response'].slice(0, 200)}`);
-    console.log(`    replay: jcp-conformance certify${testee ? ` --testee '${testee}'` : ''}${endpoint ? ` --endpoint ${endpoint}` : ''} --seed ${seed}   (or FC_SEED=${seed} npx vitest run ${t.file} -t '${t.title.replace(/'/g, "'\\''")}')`);
+  for (const t of bad) console.log(`✗ ${t.id}: ${t.outcome}${t.expected ? ` (expected ${t.expected})` : ''}: ${oneLine(t.reason ?? t.error ?? '')} (seed ${seed})`);
+  if (bad.length) {
+    console.log(`  each one whole (reason, expected and actual values, requests and responses): ${recordPath}; the runner's output: ${join(reportDir, RUNNER_LOG)}`);
+    console.log(`  replay: jcp-conformance certify${testee ? ` --testee '${testee}'` : ''}${endpoint ? ` --endpoint ${endpoint}` : ''}${classes ? ` --classes ${classes.join(',')}` : ''} --seed ${seed}`);
   }
   // the differential properties: the shrunk cases this run wrote
   const cases = existsSync(casesDir) ? readdirSync(casesDir).filter((f) => f.endsWith('.json')) : [];
   if (cases.length) console.log(`\n${cases.length} case(s) found by the differential properties (seed ${seed}, ${property_runs} sequences each), in ${casesDir}:\n${cases.map((f) => `  jcp-conformance replay ${join(casesDir, f)}`).join('\n')}`);
   for (const u of problems.unmatched) console.log(`✗ expectation entry ${u} matches no test: remove it`);
   for (const b of problems.tooBroad) console.log(`✗ expectation glob ${b.test} matches ${b.matches} tests: narrow it`);
-  if (!complete) console.log('✗ the run did not complete: see the test output above');
+  if (!complete) console.log(`✗ the run did not complete: see the runner's output in ${join(reportDir, RUNNER_LOG)}`);
   console.log(`\n${judged.length} tests: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}; ${unexpected} unexpected`);
   if (reasons.length) {
     noCertificate(reportDir, reasons);

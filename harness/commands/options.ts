@@ -62,6 +62,7 @@ export const VERBS: readonly VerbSpec[] = [
       { name: 'transcript', value: '<dir>', optionalValue: true, description: 'record every exchange, hash-chained, into a new or empty folder (default <report>/transcript); the certificate binds its root' },
       { name: 'property-runs', value: '<n>', number: 'positive', description: 'differential sequences per property (default 60)' },
       { name: 'deep', description: 'run 1000 differential sequences per property' },
+      { name: 'verbose', description: "show the test runner's own output as it runs (it is always kept in <report>/runner.log)" },
       { name: 'now', value: '<s>', number: 'non-negative', description: "the certificate's issue time, seconds since the epoch (default: now)" },
       { name: 'endpoint-steward', value: '<did:key>', description: "with --endpoint (required): the key sealing the endpoint's receipts" },
       { name: 'endpoint-window', value: '<s>', number: 'non-negative', description: "with --endpoint: the endpoint's freshness window in seconds" },

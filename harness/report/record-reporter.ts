@@ -1,7 +1,7 @@
 // A vitest reporter that writes one JSON line per conformance test to $JCP_RECORD: the test lines of the primary
 // record (harness/report/record.ts adds the header and footer). Non-conformance tests (no clause ids) are left out.
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
+import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSpecification } from 'vitest/node';
 import { classesOfClauses, clausesOf, gradeOfClauses, levelOfClauses, type Grade } from '../clause.ts';
 
 /** One test's line in the primary record. */
@@ -63,6 +63,17 @@ function bareTitle(name: string): string {
   return i < 0 ? name : name.slice(0, i);
 }
 
+/**
+ * Whether a test is part of the record: it names clauses, and under certify --classes one of its classes is selected
+ * (a test of no selected class is not part of the run, however it ended: skipped suites included).
+ */
+function recorded(name: string): boolean {
+  const clauses = clausesOf(name);
+  if (clauses.length === 0) return false;
+  const selected = process.env['JCP_CLASSES']?.split(',').filter(Boolean);
+  return !selected || classesOfClauses(clauses).some((k) => selected.includes(k));
+}
+
 export default class RecordReporter implements Reporter {
   private readonly path = process.env['JCP_RECORD'];
 
@@ -77,23 +88,34 @@ export default class RecordReporter implements Reporter {
     appendFileSync(this.path, JSON.stringify({ type: 'end', reason, unhandled: unhandled.length, broken_files: broken }) + '\n');
   }
 
+  /** How many test files the run has: until each is collected, certify's progress line knows its total is a floor. */
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    if (this.path) appendFileSync(this.path, JSON.stringify({ type: 'files', files: specifications.length }) + '\n');
+  }
+
+  /** How many of a test file's tests will be recorded: what certify's progress line counts towards. */
+  onTestModuleCollected(module: TestModule): void {
+    if (!this.path) return;
+    let tests = 0;
+    for (const t of module.children.allTests()) if (recorded(t.name)) tests++;
+    appendFileSync(this.path, JSON.stringify({ type: 'collected', file: module.relativeModuleId, tests }) + '\n');
+  }
+
   onTestCaseResult(test: TestCase): void {
     if (!this.path) return;
+    if (!recorded(test.name)) return;
     const clauses = clausesOf(test.name);
-    if (clauses.length === 0) return;
     const meta = test.meta() as Record<string, unknown>;
     const r = test.result();
     // classes and level come from the clause ids in the name, so a test that failed before its body ran keeps both
     const classes = classesOfClauses(clauses);
     if (meta['outcome'] === 'not selected') return;
-    // certify --classes: a test of no selected class is not part of the run, however it ended (skipped suites included)
-    const selected = process.env['JCP_CLASSES']?.split(',').filter(Boolean);
-    if (selected && !classes.some((k) => selected.includes(k))) return;
     let outcome = (meta['outcome'] as string | undefined) ?? (r.state === 'passed' ? 'passed' : r.state === 'failed' ? 'failed' : 'skipped');
     // a test that failed before recording an outcome (e.g. in a hook) is a failure, never a pass
     if (r.state === 'failed' && outcome === 'passed') outcome = 'failed';
     const title = bareTitle(test.name);
-    const error = r.state === 'failed' ? r.errors.map((e) => e.message).join('\n').slice(0, 4000) : undefined;
+    // the whole reason, never cut: the record is what every other report is derived from
+    const error = r.state === 'failed' ? r.errors.map((e) => e.message).join('\n') : undefined;
     const line: TestLine = {
       type: 'test',
       id: testId(classes, clauses, [...test.fullName.split(' > ').slice(0, -1), title].join(' > ')),

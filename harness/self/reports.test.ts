@@ -121,7 +121,14 @@ describe('the CLI end to end', () => {
     const r1 = cli(['certify', '--testee', breaker, '--classes', 'C3', '--report', dir, ...runs, '--expectations', exp, '--update-expectations']);
     expect(r1.status, r1.out).toBe(1);
     expect(r1.out).toMatch(/jcp:C3\s+FAIL/);
-    expect(r1.out).toMatch(/request /);
+    // the terminal: the table, then one line per unexpected result (id, outcome, reason, seed) and where the details
+    // are; the runner's own output (its diffs and stack traces) is in runner.log, not here
+    const unexpected = readFileSync(join(dir, 'record.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; unexpected?: number }).filter((l) => l.type === 'test' && l.unexpected === 1);
+    expect(unexpected.length).toBeGreaterThan(0);
+    expect(r1.out.match(/^✗ jcp:[^|]+\|[^|]+\|.*\(seed \d+\)$/gm) ?? []).toHaveLength(unexpected.length);
+    expect(r1.out).toMatch(/each one whole \(reason, expected and actual values, requests and responses\): .*record\.jsonl/);
+    expect(r1.out).not.toMatch(/⎯|AssertionError|\n\s+at /);
+    expect(readFileSync(join(dir, 'runner.log'), 'utf8')).toMatch(/AssertionError|Error:/);
     expect(existsSync(exp), r1.out).toBe(true);
     const r3 = cli(['certify', '--testee', breaker, '--classes', 'C3', '--report', dir, ...runs, '--expectations', exp]);
     expect(r3.status, r3.out).toBe(0);
