@@ -76,3 +76,49 @@ export function cctvVerdict(flags: readonly string[], reading: Ed25519Reading): 
   if (reading === 'cofactored') return !has('non_canonical_A') && !has('non_canonical_R') && !has('reencoded_k');
   return !has('reencoded_k') || has('low_order_A');
 }
+
+/** One vector of C2SP/CCTV ed25519vectors.json (vectors/external/ed25519/cctv_ed25519vectors.json). */
+export interface CctvVector {
+  readonly number: number;
+  readonly key: string;
+  readonly sig: string;
+  readonly msg: string;
+  readonly flags: readonly string[] | null;
+}
+
+/** C2SP/CCTV ed25519vectors.json: per reading, per flag group, [vectors, of which verify] (rfc8032-strict as documented in impl/identity/ed25519.ts). */
+export const CCTV_GROUP_OUTCOMES: Readonly<Record<Ed25519Reading, Readonly<Record<string, readonly [number, number]>>>> = {
+  'rfc8032-strict': {
+    '(none)': [1, 1],
+    low_order_A: [526, 86],
+    low_order_R: [586, 86],
+    low_order_component_A: [774, 168],
+    low_order_component_R: [665, 140],
+    low_order_residue: [583, 0],
+    non_canonical_A: [226, 0],
+    non_canonical_R: [316, 0],
+    reencoded_k: [146, 0],
+  },
+  cofactored: {
+    '(none)': [1, 1],
+    low_order_A: [526, 212],
+    low_order_R: [586, 212],
+    low_order_component_A: [774, 392],
+    low_order_component_R: [665, 364],
+    low_order_residue: [583, 252],
+    non_canonical_A: [226, 0],
+    non_canonical_R: [316, 0],
+    reencoded_k: [146, 0],
+  },
+  zip215: {
+    '(none)': [1, 1],
+    low_order_A: [526, 526],
+    low_order_R: [586, 498],
+    low_order_component_A: [774, 692],
+    low_order_component_R: [665, 622],
+    low_order_residue: [583, 507],
+    non_canonical_A: [226, 226],
+    non_canonical_R: [316, 228],
+    reencoded_k: [146, 58],
+  },
+};

@@ -9,58 +9,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'vitest';
 import { AcceptableReading, clauseIt, declaredReading } from '../clause.ts';
 import { implementation } from '../driver.ts';
-import { cctvVerdict, ED25519_READINGS, type Ed25519Reading } from '../ed25519-readings.ts';
+import { CCTV_GROUP_OUTCOMES, cctvVerdict, ED25519_READINGS, type CctvVector, type Ed25519Reading } from '../ed25519-readings.ts';
 import { describeWithShared, readVectorJson } from '../external-vectors.ts';
 import { fromHexLoose } from '../oracle.ts';
-
-interface CctvVector {
-  readonly number: number;
-  readonly key: string;
-  readonly sig: string;
-  readonly msg: string;
-  readonly flags: readonly string[] | null;
-}
 
 const SIGN = 'jcp/2#actor-proves-by-signing';
 const RULE = 'jcp/2#open-ed25519-verification-rule';
 const utf8 = new TextEncoder();
-
-/** Per reading, per flag group: [vectors, of which verify] (rfc8032-strict as documented in impl/identity/ed25519.ts). */
-const GROUP_OUTCOMES: Readonly<Record<Ed25519Reading, Readonly<Record<string, readonly [number, number]>>>> = {
-  'rfc8032-strict': {
-    '(none)': [1, 1],
-    low_order_A: [526, 86],
-    low_order_R: [586, 86],
-    low_order_component_A: [774, 168],
-    low_order_component_R: [665, 140],
-    low_order_residue: [583, 0],
-    non_canonical_A: [226, 0],
-    non_canonical_R: [316, 0],
-    reencoded_k: [146, 0],
-  },
-  cofactored: {
-    '(none)': [1, 1],
-    low_order_A: [526, 212],
-    low_order_R: [586, 212],
-    low_order_component_A: [774, 392],
-    low_order_component_R: [665, 364],
-    low_order_residue: [583, 252],
-    non_canonical_A: [226, 0],
-    non_canonical_R: [316, 0],
-    reencoded_k: [146, 0],
-  },
-  zip215: {
-    '(none)': [1, 1],
-    low_order_A: [526, 526],
-    low_order_R: [586, 498],
-    low_order_component_A: [774, 692],
-    low_order_component_R: [665, 622],
-    low_order_residue: [583, 507],
-    non_canonical_A: [226, 226],
-    non_canonical_R: [316, 228],
-    reencoded_k: [146, 58],
-  },
-};
 
 describeWithShared('vectors', 'CCTV ed25519vectors.json', (dir) => {
   const vectors = readVectorJson<CctvVector[]>(dir, 'ed25519/cctv_ed25519vectors.json');
@@ -124,14 +79,14 @@ describeWithShared('vectors', 'CCTV ed25519vectors.json', (dir) => {
       return out;
     };
     // the documented tables are the flags' verdicts counted (a check of how this file reads the flags)
-    for (const r of ED25519_READINGS) expect(groups((i) => cases[i]!.by[r]), r).toEqual(GROUP_OUTCOMES[r]);
+    for (const r of ED25519_READINGS) expect(groups((i) => cases[i]!.by[r]), r).toEqual(CCTV_GROUP_OUTCOMES[r]);
     const seen = groups((i) => got[i]!);
     const declared = declaredReading('ed25519-verification') as Ed25519Reading | undefined;
     if (declared) {
-      expect(seen, `the declared reading ${declared}`).toEqual(GROUP_OUTCOMES[declared]);
+      expect(seen, `the declared reading ${declared}`).toEqual(CCTV_GROUP_OUTCOMES[declared]);
       return;
     }
-    const matches = ED25519_READINGS.filter((r) => isDeepStrictEqual(seen, GROUP_OUTCOMES[r]));
+    const matches = ED25519_READINGS.filter((r) => isDeepStrictEqual(seen, CCTV_GROUP_OUTCOMES[r]));
     throw new AcceptableReading(`flag groups as ${matches.length ? matches.join(', ') : 'no single reading'} documents, a reading the text permits (none declared)`);
   });
 });

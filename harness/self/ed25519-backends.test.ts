@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeWithShared, readVectorJson } from '../external-vectors.ts';
 import { bytesEqual, fromHexLoose, isJcpError, nobleEd25519, nodeEd25519, toHex, type Ed25519 } from '../oracle.ts';
+import { CCTV_GROUP_OUTCOMES, cctvVerdict, type CctvVector } from '../ed25519-readings.ts';
 
 const BACKENDS: readonly Ed25519[] = [nodeEd25519, nobleEd25519];
 
@@ -95,32 +96,6 @@ describeWithShared('vectors', 'RFC 8032 §7.1 Ed25519, both backends', (dir) => 
   }
 });
 
-interface CctvVector {
-  readonly number: number;
-  readonly key: string;
-  readonly sig: string;
-  readonly msg: string;
-  readonly flags: readonly string[] | null;
-}
-
-/** The rule's verdict read off the flags (see harness/external/ed25519-cctv.test.ts). */
-function expectedByRule(flags: readonly string[]): boolean {
-  return !flags.includes('non_canonical_A') && !flags.includes('non_canonical_R') && !flags.includes('low_order_residue');
-}
-
-/** Per flag group: [vectors, of which verify], as documented in impl/identity/ed25519.ts. */
-const GROUP_OUTCOMES: Readonly<Record<string, readonly [number, number]>> = {
-  '(none)': [1, 1],
-  low_order_A: [526, 86],
-  low_order_R: [586, 86],
-  low_order_component_A: [774, 168],
-  low_order_component_R: [665, 140],
-  low_order_residue: [583, 0],
-  non_canonical_A: [226, 0],
-  non_canonical_R: [316, 0],
-  reencoded_k: [146, 0],
-};
-
 describeWithShared('vectors', 'CCTV ed25519vectors.json, both backends', (dir) => {
   const utf8 = new TextEncoder();
   const cases = readVectorJson<CctvVector[]>(dir, 'ed25519/cctv_ed25519vectors.json').map((v) => ({
@@ -139,7 +114,7 @@ describeWithShared('vectors', 'CCTV ed25519vectors.json, both backends', (dir) =
       const a = nodeEd25519.verify(c.sig, c.msg, c.pk);
       const b = nobleEd25519.verify(c.sig, c.msg, c.pk);
       if (a !== b) disagree.push(c.number);
-      if (a !== expectedByRule(c.flags)) offRule.push(c.number);
+      if (a !== cctvVerdict(c.flags, 'rfc8032-strict')) offRule.push(c.number);
       if (a) accepted++;
     }
     expect(disagree).toEqual([]);
@@ -159,7 +134,7 @@ describeWithShared('vectors', 'CCTV ed25519vectors.json, both backends', (dir) =
             if (ok) g[1]++;
           }
         }
-        expect(seen).toEqual(GROUP_OUTCOMES);
+        expect(seen).toEqual(CCTV_GROUP_OUTCOMES['rfc8032-strict']);
       });
     }
   });

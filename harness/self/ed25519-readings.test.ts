@@ -7,7 +7,7 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { Point } from '@noble/ed25519';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cctvVerdict, ED25519_READINGS, verdictsByReading, verifiesUnder } from '../ed25519-readings.ts';
+import { cctvVerdict, ED25519_READINGS, verdictsByReading, verifiesUnder, type CctvVector } from '../ed25519-readings.ts';
 import { describeWithShared, readVectorJson } from '../external-vectors.ts';
 import { fromHexLoose, nobleEd25519, nodeEd25519 } from '../oracle.ts';
 
@@ -46,14 +46,6 @@ describe('the readings of the Ed25519 verification rule', () => {
     );
   });
 });
-
-interface CctvVector {
-  readonly number: number;
-  readonly key: string;
-  readonly sig: string;
-  readonly msg: string;
-  readonly flags: readonly string[] | null;
-}
 
 describeWithShared('vectors', 'the readings on CCTV ed25519vectors.json', (dir) => {
   const vectors = readVectorJson<CctvVector[]>(dir, 'ed25519/cctv_ed25519vectors.json');
