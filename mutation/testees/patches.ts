@@ -75,6 +75,7 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
   // ---- C8 wire (the endpoint the wire driver starts in process: scope suite) ----
   'wire-stale-accepted': [skip(WIRE, 'skew > window')],
   'wire-caller-signature-unchecked': [skip(WIRE, '!verifyWireSignature(w, backend)')],
+  'wire-reply-non-canonical': [swap(WIRE, 'socket.write(frameMessage(out, Number.MAX_SAFE_INTEGER))', 'socket.write(frameMessage(new Uint8Array([...out, 0]), Number.MAX_SAFE_INTEGER))')],
   'wire-repeat-redecided': [swap('impl/durable/point.ts', "if (seen) return Object.freeze({ status: 'repeated' as const", "if (false) return Object.freeze({ status: 'repeated' as const")],
   'wire-decides-at-named-time': [swap(WIRE, 'cost: w.cost, now_s: now };', 'cost: w.cost, now_s: w.now };')],
   'wire-oversize-accepted': [swap(WIRE, 'const reader = new WireFrameReader(cap);', 'const reader = new WireFrameReader(Number.MAX_SAFE_INTEGER);'), swap(WIRE, 'w = decodeWireRequest(body, cap);', 'w = decodeWireRequest(body, Number.MAX_SAFE_INTEGER);')],
@@ -124,6 +125,7 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
   'answers-not-flow-checked': [swap(CONT, 'now_s: x.now_s, ...(x.label !== undefined ? { label: x.label } : {}) }));', 'now_s: x.now_s }));')],
   'cost-independent-not-resettled': [swap(DEC, 'if (!caveatHolds(c, req)) return deny(', "if ((phase !== 'settle' || isCostDependent(c)) && !caveatHolds(c, req)) return deny(")],
   'breach-not-in-verdict': [swap(EP, 'debit(req, j.ids, j.verdict === \'allow\');\n      return seal(req, j, j.ids);', "debit(req, j.ids, j.verdict === 'allow');\n      return seal(req, j.verdict === 'deny' && j.deny_reason === 'caveat-unsatisfied' ? ({ verdict: 'allow', ids: j.ids } as never) : j, j.ids);")],
+  'frame-model-type-unchecked': [swap('impl/jcp/codec.ts', "  if (m.has('model')) f.model = r.cid(", "  if (m.has('model') && typeof m.get('model') !== 'number') f.model = r.cid(")],
   'model-written-absent': [swap('impl/jcp/codec.ts', '    payload_hash: f.payload_hash,\n    model: f.model,\n  };', "    payload_hash: f.payload_hash,\n    model: f.model ?? '',\n  };")],
   'unlabelled-field-forwarded': [swap('impl/jcp/forward.ts', 'else dropped.push(f.name); // jcp §4.10', 'else omitted.push(f); // jcp §4.10')],
   'omitted-fields-unnamed': [swap('impl/jcp/forward.ts', 'return { joined, omitted, dropped: dropped.sort() };', 'return { joined, omitted: [] as ForwardField[], dropped: dropped.sort() };')],
@@ -221,4 +223,4 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
 
 /** Patch mutants whose patched module the suite reaches outside the in-process driver (the wire driver's endpoint): the
  * whole test file is loaded as the copy, so the patch applies wherever the module is used, the suite's side included. */
-export const SUITE_SCOPED: ReadonlySet<string> = new Set(['allowed-not-recorded', 'reopen-fresh-spend', 'wire-stale-accepted', 'wire-caller-signature-unchecked', 'wire-repeat-redecided', 'wire-decides-at-named-time', 'wire-oversize-accepted']);
+export const SUITE_SCOPED: ReadonlySet<string> = new Set(['allowed-not-recorded', 'reopen-fresh-spend', 'wire-stale-accepted', 'wire-caller-signature-unchecked', 'wire-repeat-redecided', 'wire-decides-at-named-time', 'wire-oversize-accepted', 'wire-reply-non-canonical']);
