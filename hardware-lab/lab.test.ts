@@ -1,4 +1,4 @@
-// Unit tests of the hardware lab (issue 6 items 2, 6, 7): the NVML status map and binding over the simulated library,
+// Unit tests of the hardware lab (hardware-lab/README.md; jcp §5, §5.1): the NVML status map and binding over the simulated library,
 // the powercap backend's reads (names, ranges, an unreadable energy_uj), the macOS bindings declared off macOS, the
 // probe's burn thread on the real clock, and the lab job end to end on a host with nothing (this CI machine's case)
 // and over simulated counters, with its sealed report verified and a tampered one refused.

@@ -1,4 +1,4 @@
-// The lab job (issue 6 item 7; jcp §5, §5.1): `npm run lab:probe` detects what the host has (a powercap tree, an NVML
+// The lab job (jcp §5, §5.1): `npm run lab:probe` detects what the host has (a powercap tree, an NVML
 // library with GPUs, macOS), probes each counter under a CPU burn, judges it with impl/energy, and writes a lab report
 // (JSON) sealed as a COSE_Sign1 by the lab host's key, then prints a summary for the person at the host.
 //   tsx hardware-lab/lab.ts [--out DIR] [--powercap-root DIR] [--nvml-library PATH] [--window-ms N]

@@ -1,4 +1,4 @@
-// The catalog of clause mutants (issue 7 item 4): hand-written semantic mutants of the reference, each breaking ONE
+// The catalog of clause mutants: hand-written semantic mutants of the reference, each breaking ONE
 // rule of the jcp spec, kept outside impl/. Each is served as a testee by mutation/testees/variant-main.ts <id> (built
 // in mutation/testees/registry.ts); `npm run mutation:matrix` (mutation/matrix.ts) runs the conformance suite against
 // each and requires every one to be killed. Clause ids are those of spec-map/clauses/*.json (jcp, jouleclaw, sense).
@@ -149,7 +149,7 @@ export const MUTANTS: readonly Mutant[] = [
   { id: 'wire-caller-signature-unchecked', clauses: ['jcp/11#verify-caller-signature'], class: 'jcp:C8', description: "the endpoint decides a request whose caller signature does not verify", applied: `${P('impl/wire/server.ts')} verifyWireSignature skipped (suite scope)` },
   { id: 'wire-repeat-redecided', clauses: ['jcp/11#remember-decided-requests', 'jcp/11#repeat-gets-same-response', 'jcp/11#repeat-not-redecided', 'jcp/9#c8-wire'], class: 'jcp:C8', description: 'a request presented again is decided and debited again', applied: `${P('impl/durable/point.ts')} decideOnce's remembered-response lookup skipped (suite scope: the wire driver's endpoint sits on the durable gate)` },
   { id: 'wire-decides-at-named-time', clauses: ['jcp/11#decide-at-own-clock', 'jcp/11#not-decided-at-named-time'], class: 'jcp:C8', description: "the endpoint decides as of the time the request names, not its own clock", applied: `${P('impl/wire/server.ts')} now_s taken from the request (suite scope)` },
-  // from AWAITING_TESTS: wire.test.ts's rejection() read its own silence timeout as a close (its message says "closed"); fixed (issue 7)
+  // from AWAITING_TESTS: wire.test.ts's rejection() read its own silence timeout as a close (its message says "closed"); fixed
   { id: 'wire-reply-non-canonical', clauses: ['jcp/9#c8-round-trip'], class: 'jcp:C8', description: "the endpoint's reply body carries a trailing byte: not the one canonical form of its value", applied: `${P('impl/wire/server.ts')} a zero byte appended to each decided reply before framing (suite scope)` },
   { id: 'wire-oversize-accepted', clauses: ['jcp/11#reject-oversize'], class: 'jcp:C8', description: 'a message declaring more than the cap is read', applied: `${P('impl/wire/server.ts')} the server reads and decodes with no cap while declaring one (suite scope)` },
   { id: 'continuation-unknown-handle-served', clauses: ['jcp/6.1#unknown-handle-refused', 'jcp/6.1#client-text-checked'], class: 'jcp:C8', description: 'a later exchange naming an unknown handle is decided against the chain it presents instead of refused', applied: `${P('impl/jcp/continuation.ts')} next() decides an unknown handle's exchange` },
@@ -168,7 +168,7 @@ export const MUTANTS: readonly Mutant[] = [
   { id: 'rate-under-draw-accepted', clauses: ['jcp/5#rate-under-draw-no-hw-grade'], class: 'jcp:C9', description: 'a counter far below the board draw is not refuted', applied: `${P('impl/energy/plausibility.ts')} the under-rate check skipped` },
   { id: 'rate-over-draw-accepted', clauses: ['jcp/5#rate-over-bound-no-hw-grade'], class: 'jcp:C9', description: 'a counter far above the board draw is not refuted', applied: `${P('impl/energy/plausibility.ts')} the over-rate (draw) check skipped` },
   { id: 'lumpy-counter-live', clauses: ['jcp/5#not-live-no-hw-grade'], class: 'jcp:C9', description: 'a counter republished in lumps is judged live', applied: `${P('impl/energy/liveness.ts')} the republished-in-lumps verdict skipped` },
-  // from AWAITING_TESTS, their tests landed (issue 7: energy.test.ts 'recorded reason is frozen', 'RAPL exclusions, each with why')
+  // from AWAITING_TESTS, their tests landed (energy.test.ts 'recorded reason is frozen', 'RAPL exclusions, each with why')
   { id: 'frozen-counter-live', clauses: ['jcp/5#observe-counter-advance', 'jcp/5#not-live-no-hw-grade'], class: 'jcp:C9', description: 'a frozen counter is judged live', applied: `${P('impl/energy/liveness.ts')} the frozen verdict skipped` },
   { id: 'psys-summed', clauses: ['jcp/5#every-summed-counter-live'], class: 'jcp:C9', description: 'sum psys with packages', applied: `${P('impl/energy/liveness.ts')} psys not excluded from the package sum` },
   // ---- C25 ----
@@ -183,7 +183,7 @@ export const MUTANTS: readonly Mutant[] = [
   // ---- C22 ----
   { id: 'money-currency-unchecked', clauses: ['jcp/4.8#no-exchange-rate'], class: 'jcp:C22', description: 'a price in another currency is counted against the ceiling as if the same', applied: `${P('impl/jcp/decide.ts')} the currency-mismatch check skipped` },
   { id: 'money-ceiling-unchecked', clauses: ['jcp/4.8#priced-decision-both-ceilings', 'jcp/9#c22-dual-ceilings'], class: 'jcp:C22', description: 'a priced decision is not held to the money ceiling', applied: `${P('impl/jcp/decide.ts')} the funds-exceeded check skipped` },
-  // from AWAITING_TESTS, its test landed (issue 7: money.test.ts 'denied at the debit point (settle) moves no money')
+  // from AWAITING_TESTS, its test landed (money.test.ts 'denied at the debit point (settle) moves no money')
   { id: 'money-debited-on-deny', clauses: ['jcp/9#c22-dual-ceilings'], class: 'jcp:C22', description: 'money is debited on a deny found at the debit point', applied: `${P('impl/jcp/enforcement-point.ts')} settle debits money whatever the verdict` },
   // ---- C14 / C16 ----
   { id: 'failed-receipts-skipped', clauses: ['jcp/8.2#count-failed-receipts'], class: 'jcp:C14', description: 'an aggregator silently skips receipts that fail verification', applied: `${P('impl/receipt/accounting.ts')} failures not recorded` },
@@ -191,7 +191,7 @@ export const MUTANTS: readonly Mutant[] = [
   { id: 'replay-counts-denied', clauses: ['jcp/8.1#rebuild-by-replay', 'jcp/9#c14-replay'], class: 'jcp:C14', description: 'replay debits denied receipts too', applied: `${P('impl/receipt/replay.ts')} the verdict filter skipped` },
   // ---- C26 ----
   { id: 'record-opened-when-held', clauses: ['jcp/4.11#single-writer', 'jcp/4.11#exclusive-access-on-open', 'jcp/4.11#fail-start-if-held', 'jcp/9#c26-one-writer'], class: 'jcp:C26', description: 'a second writer opens a held record', applied: `${P('impl/durable/lock.ts')} the failed claim ignored` },
-  // from AWAITING_TESTS, its test landed (issue 7: durable.test.ts 'asked to stand in a platform without exclusivity…')
+  // from AWAITING_TESTS, its test landed (durable.test.ts 'asked to stand in a platform without exclusivity…')
   { id: 'no-exclusivity-opened', clauses: ['jcp/4.11#no-exclusivity-fail-open'], class: 'jcp:C26', description: 'a platform with no exclusivity opens the record unlocked', applied: `${P('impl/durable/lock.ts')} claimRecord returns where it must throw ERR_RECORD_NO_EXCLUSIVITY` },
   // ---- second round ----
   { id: 'continuation-against-presented-chain', clauses: ['jcp/6.1#continuation-decided-against-first-grant'], class: 'jcp:C8', description: 'a later exchange is decided against the chain it presents, not the grant the first was decided on', applied: `${P('impl/jcp/continuation.ts')} next() decides x.presented.chain` },
@@ -222,7 +222,7 @@ export const MUTANTS: readonly Mutant[] = [
   { id: 'attenuate-money-amplified', clauses: ['jcp/4.8#child-money-not-amplify', 'jcp/4.8#drop-raise-redenominate-refused'], class: 'jcp:C22', description: "a child may drop, raise or re-denominate its parent's money ceiling", applied: `${A} the funds axis off` },
   { id: 'injection-data-steers', clauses: ['jcp/6#outputs-tagged-data', 'jcp/9#c19-injection'], class: 'jcp:C19', description: 'a data-tagged frame (a tool output) may exercise a capability', applied: `${J} the trust check skipped (the C4 fault, filed for the injection corpus)` },
   { id: 'dkg-share-swapped', clauses: ['jcp/9#c18-dkg'], class: 'jcp:C18', description: "a DKG participant's share is another's, so k shares no longer sign under the group key", applied: "threshold.dkg answers participant 1 with participant 2's signing share" },
-  // ==== jouleclaw:C-TLOG and sense:C1–C6 (issue 7): source-patch mutants of impl/jouleclaw/tlog*.ts and impl/sense/*.ts; clause ids of spec-map/clauses/jouleclaw.json and sense.json ====
+  // ==== jouleclaw:C-TLOG and sense:C1–C6: source-patch mutants of impl/jouleclaw/tlog*.ts and impl/sense/*.ts; clause ids of spec-map/clauses/jouleclaw.json and sense.json ====
   // ---- jouleclaw:C-TLOG (§22.2) ----
   { id: 'head-served-unsigned', clauses: ['jouleclaw/22.2#head-signed-across-boundary'], class: 'jouleclaw:C-TLOG', description: "the log serves its heads (at every append and on request) without their signature", applied: `${P('impl/jouleclaw/tlog-head.ts')} encodeTreeHead leaves the signature out of the wire form` },
   { id: 'head-timestamp-unsigned', clauses: ['jouleclaw/22.2#signature-covers-three-fields'], class: 'jouleclaw:C-TLOG', description: "the head signature covers size and root but not the timestamp (its 8 bytes left zero)", applied: `${P('impl/jouleclaw/tlog-head.ts')} treeHeadSigningBytes never writes the timestamp` },
@@ -324,7 +324,7 @@ export const EQUIVALENT: readonly { readonly id: string; readonly clauses: reado
 export const COVERED_CLASSES: readonly string[] = [
   'jcp:C1', 'jcp:C2', 'jcp:C3', 'jcp:C4', 'jcp:C5', 'jcp:C6', 'jcp:C7', 'jcp:C8', 'jcp:C9', 'jcp:C10', 'jcp:C11', 'jcp:C12', 'jcp:C13',
   'jcp:C15', 'jcp:C17', 'jcp:C18', 'jcp:C19', 'jcp:C20', 'jcp:C21', 'jcp:C22', 'jcp:C23', 'jcp:C24', 'jcp:C25', 'jcp:C26', 'jcp:C-neg',
-  // issue 7: the claimed JouleClaw and Sense classes (source-patch mutants of impl/jouleclaw/tlog*.ts, impl/sense/*.ts)
+  // the claimed JouleClaw and Sense classes (source-patch mutants of impl/jouleclaw/tlog*.ts, impl/sense/*.ts)
   'jouleclaw:C-TLOG', 'sense:C1', 'sense:C2', 'sense:C3', 'sense:C4', 'sense:C5', 'sense:C6',
 ];
 

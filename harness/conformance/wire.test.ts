@@ -81,7 +81,7 @@ async function ask(c: WireClient, body: Uint8Array): Promise<WireReply> {
 /** The reply to raw bytes, or 'closed' when the endpoint closed the connection instead of answering; silence fails. */
 async function rejection(c: WireClient, bytes: Uint8Array, ms = 4000): Promise<WireReply | 'closed'> {
   let timer: NodeJS.Timeout | undefined;
-  // issue 7 (kill matrix): the silence error is told apart by identity — its message says "closed", and matching the
+  // the silence error is told apart by identity — its message says "closed", and matching the
   // message alone once read silence as a close, so an endpoint that kept buffering a declared-oversize body passed
   const silent = new Error(`the endpoint neither answered nor closed the connection within ${ms} ms: the message was not rejected`);
   const silence = new Promise<never>((_, reject) => {

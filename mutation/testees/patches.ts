@@ -1,5 +1,5 @@
-// Source-patch clause mutants (issue 7 item 4): ONE rule of the spec broken by a one-place textual change to a COPY of
-// an impl/ module — the "patch applied to a copy" of issue 7 item 4. impl/ itself is never edited: the kill matrix
+// Source-patch clause mutants: ONE rule of the spec broken by a one-place textual change to a COPY of
+// an impl/ module, a patch applied to a copy. impl/ itself is never edited: the kill matrix
 // serves the patched copy in process (mutation/vitest.matrix.config.ts), below the reference adapter only, so the
 // suite's oracle stays faithful. harness/self/kill-matrix.test.ts checks that each `find` occurs in its file exactly
 // once (a patch that no longer applies fails there, never silently serves the faithful reference). These mutants are
@@ -29,7 +29,7 @@ const LV = 'impl/energy/liveness.ts';
 const DEC = 'impl/jcp/decide.ts';
 const EP = 'impl/jcp/enforcement-point.ts';
 const CONT = 'impl/jcp/continuation.ts';
-// jouleclaw:C-TLOG and sense:C1–C6 (issue 7)
+// jouleclaw:C-TLOG and sense:C1–C6
 const TLH = 'impl/jouleclaw/tlog-head.ts';
 const TLG = 'impl/jouleclaw/tlog.ts';
 const SEV = 'impl/sense/event.ts';
@@ -149,7 +149,7 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
   'partial-aggregate-per-unit': [swap('impl/energy/outcomes.ts', "...(coverage === 'Whole' && units > 0n ? { uj_per_unit:", '...(units > 0n ? { uj_per_unit:')],
   'unjudgeable-graded': [swap(PL, "return Object.freeze({ verdict: 'indeterminate', rate_mw, reason: 'no-usable-draw', discarded });", "return Object.freeze({ verdict: 'not-refuted', rate_mw, ceiling_mw: 0n, discarded });")],
 
-  // ==== jouleclaw:C-TLOG (§22.2 signed tree heads) and sense:C1–C6 (issue 7: clause mutants of the claimed JouleClaw
+  // ==== jouleclaw:C-TLOG (§22.2 signed tree heads) and sense:C1–C6 (clause mutants of the claimed JouleClaw
   // and Sense classes; one textual change to a copy of impl/jouleclaw/tlog*.ts or impl/sense/*.ts each) ====
   // ---- jouleclaw:C-TLOG ----
   'head-served-unsigned': [swap(TLH, '    ...(h.signature !== undefined ? { signature: h.signature } : {}),\n', '')],
