@@ -13,6 +13,7 @@ import { ED25519_READINGS, verdictsByReading, type Ed25519Reading } from '../ed2
 import { describeWithShared, fcParams, readVectorJson } from '../external-vectors.ts';
 import { alice, bob } from '../fixtures.ts';
 import { TesteeError } from '../implementation.ts';
+import { assertProperty } from '../refusal.ts';
 import { deriveSeed, didFromPublicKey, fromHexLoose, nodeEd25519 as reference, toHex } from '../oracle.ts';
 
 const DID = 'jcp/2#actor-is-ed25519-did-key';
@@ -108,7 +109,7 @@ const didOf = (pk: Uint8Array): string => `did:key:z${base58(Uint8Array.of(0xed,
 describe('did:key', () => {
   clauseIt([DID], 'fromSeed gives the public key and did:key the reference computes, and parseDid reads the key back', async () => {
     const impl = implementation();
-    await fc.assert(
+    await assertProperty(
       fc.asyncProperty(seedArb, async (seed) => {
         const pk = reference.publicKeyFromSeed(seed);
         const got = await impl.fromSeed(seed);
@@ -124,7 +125,7 @@ describe('did:key', () => {
 
   clauseIt([DID], 'parseDid reads back the 32 bytes of any did:key, a curve point or not; every did starts did:key:z6Mk', async () => {
     const impl = implementation();
-    await fc.assert(
+    await assertProperty(
       fc.asyncProperty(fc.uint8Array({ minLength: 32, maxLength: 32 }), async (pk) => {
         const did = didOf(pk);
         expect(did).toBe(didFromPublicKey(pk));
@@ -194,7 +195,7 @@ describe('did:key', () => {
 describe('signing and verification', () => {
   clauseIt([SIGN], 'sign gives the reference’s signature byte for byte, again on a second call, and verify accepts it', async () => {
     const impl = implementation();
-    await fc.assert(
+    await assertProperty(
       fc.asyncProperty(seedArb, messageArb, async (seed, msg) => {
         const sig = await impl.sign(seed, msg);
         expect(sig.length).toBe(64);
@@ -219,7 +220,7 @@ describe('signing and verification', () => {
   clauseIt([SIGN], 'a single flipped bit of signature, message or key: verify refuses, as every reading of the rule does', async () => {
     const impl = implementation();
     const flipped = { signature: 0, message: 0, key: 0 };
-    await fc.assert(
+    await assertProperty(
       fc.asyncProperty(
         seedArb,
         fc.uint8Array({ minLength: 1, maxLength: 200 }),
@@ -272,7 +273,7 @@ describe('signing and verification', () => {
       }),
       fc.uint8Array({ minLength: 32, maxLength: 32 }),
     );
-    await fc.assert(
+    await assertProperty(
       fc.asyncProperty(pointArb, pointArb, scalarArb, messageArb, async (pk, r, s, msg) => {
         const sig = new Uint8Array(64);
         sig.set(r, 0);

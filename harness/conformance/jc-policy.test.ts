@@ -14,7 +14,7 @@ import { implementation } from '../driver.ts';
 import { fcParams } from '../external-vectors.ts';
 import { alice, bob, mallory, steward } from '../fixtures.ts';
 import type { JcPolicyFields, JcPolicyReceiptFields } from '../implementation.ts';
-import { codeOf, expectCode } from '../refusal.ts';
+import { assertProperty, codeOf, expectCode } from '../refusal.ts';
 import {
   blake3,
   decodeCanonical,
@@ -103,7 +103,7 @@ describe('agent identity (jouleclaw §8)', () => {
   clauseIt([HANDLE], 'every key is accepted under its own did:key and refused under another key\'s (property)', async () => {
     const impl = implementation();
     const seeds = fc.tuple(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ minLength: 32, maxLength: 32 })).filter(([x, y]) => toHex(x) !== toHex(y));
-    await fc.assert(
+    await assertProperty(
       fc.asyncProperty(seeds, async ([s1, s2]) => {
         const k1 = await impl.fromSeed(s1);
         const k2 = await impl.fromSeed(s2);
@@ -198,7 +198,7 @@ describe('policy engine (jouleclaw §9)', () => {
       ),
     });
     const actionArb = fc.constantFrom(READ_X, { kind: 'network', host: 'a.b', port: 80, method: 'get' }, { kind: 'process', binary: '/bin/sh', argv: [] });
-    await fc.assert(
+    await assertProperty(
       fc.asyncProperty(fc.array(ruleArb, { maxLength: 4 }), actionArb, async (rules, action) => {
         const r = await impl.jcPolicyEvaluate('e', [{ evaluate: { agent: bob.did, action } }], { policy: { version: 1n, rules } });
         expect(eventsOf(r.results)[0]!['decision']).toMatchObject({ kind: 'deny' });
@@ -292,7 +292,7 @@ describe('policy_digest (jouleclaw §10.1)', () => {
     const impl = implementation();
     const ids = fc.uniqueArray(fc.stringMatching(/^[a-z0-9:]{1,12}$/), { minLength: 1, maxLength: 6 });
     const arb = ids.chain((xs) => fc.tuple(fc.constant(xs), fc.shuffledSubarray(xs, { minLength: xs.length, maxLength: xs.length })));
-    await fc.assert(
+    await assertProperty(
       fc.asyncProperty(arb, async ([xs, shuffled]) => {
         const policy = (agents: readonly string[]): JcPolicyFields => ({ version: 1n, rules: [{ name: 'r', effect: 'deny', agents, action: { kind: 'process', binary_glob: '/x' } }] });
         // ASCII ids: UTF-8 byte order is code-unit order

@@ -69,6 +69,10 @@ export function testeeTransport(command: string, opts: TesteeOptions = {}): Tran
   let pending: Pending | undefined;
   let info: TesteeInfo | undefined;
   let spawns = 0;
+  /** The last request answered, for a frame that arrives when none is in flight. */
+  let last: { readonly seq: number; readonly op: string } | undefined;
+  /** A frame that arrived when no request was in flight: reported once, on the next request. */
+  let unasked: { readonly message: string; readonly response: string } | undefined;
 
   const kill = () => {
     // the whole group, even when the shell itself has exited: what it started may still be running
@@ -109,10 +113,27 @@ export function testeeTransport(command: string, opts: TesteeOptions = {}): Tran
         fail('protocol', `the testee wrote ${e instanceof FramingError && e.kind === 'oversize' ? 'a frame over the size cap' : 'bytes that are not a canonical CBOR frame'}: ${msg}`, toHex(chunk.subarray(0, 64)));
         return;
       }
+      // every frame of the chunk is read before any answer is delivered: an answer followed by a frame nobody asked
+      // for (a duplicate) fails the request it answers, not whichever request comes next
+      let answered: { readonly p: Pending; readonly f: CborMap } | undefined;
       for (const f of frames) {
         const p = pending;
+        const got = f instanceof Map ? f.get('seq') : undefined;
+        const seqText = typeof got === 'bigint' || typeof got === 'number' ? `seq ${got}` : 'no seq';
         if (!p) {
-          fail('protocol', 'the testee wrote a frame nobody asked for');
+          // PROTOCOL.md "Messages": one request in flight at a time, one response to each
+          const frameHex = toHex(encodeCanonical(f as CborInput));
+          if (answered) {
+            pending = answered.p;
+            fail('protocol', `the testee wrote a second frame (${seqText}) after answering seq ${answered.p.seq}`, frameHex);
+          } else {
+            unasked = { message: `the testee wrote a frame (${seqText}) nobody asked for after ${last ? `seq ${last.seq} (${last.op}) was answered` : 'the handshake was sent'}`, response: frameHex };
+            kill();
+          }
+          return;
+        }
+        if (got !== BigInt(p.seq) && got !== p.seq) {
+          fail('protocol', `the testee wrote a frame for ${seqText} while seq ${p.seq} was in flight`, toHex(encodeCanonical(f as CborInput)));
           return;
         }
         const problems = validateResponse(p.op, p.seq, f);
@@ -122,8 +143,10 @@ export function testeeTransport(command: string, opts: TesteeOptions = {}): Tran
         }
         pending = undefined;
         clearTimeout(p.timer);
-        p.resolve(f as CborMap);
+        last = { seq: p.seq, op: p.op };
+        answered = { p, f: f as CborMap };
       }
+      if (answered) answered.p.resolve(answered.f);
     });
     c.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEEP);
@@ -197,6 +220,10 @@ export function testeeTransport(command: string, opts: TesteeOptions = {}): Tran
     request(op, args) {
       // the protocol has one request in flight at a time: callers that overlap (Promise.all) are queued, in order
       const run = queue.then(async () => {
+        const u = unasked;
+        unasked = undefined;
+        // the testee that wrote it was killed then: this request is not sent to it, the next one respawns it
+        if (u) throw new TesteeFailure('protocol', `${u.message} (reported on ${op}, which was not sent)`, { response: u.response, ...(stderr ? { stderr: stderr.slice(-STDERR_KEEP) } : {}) });
         await ensure();
         return send(op, args);
       });
