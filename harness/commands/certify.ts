@@ -375,7 +375,7 @@ export async function certify(a: Parsed): Promise<number> {
   );
 
   const rows = classRows(judged, info.claims, classes);
-  writeFileSync(join(reportDir, 'junit.xml'), junitXml(judged));
+  writeFileSync(join(reportDir, 'junit.xml'), junitXml(judged, rows, header.started_at));
   writeFileSync(join(reportDir, 'summary.md'), markdownSummary(header, footer, rows, judged) + (reasons.length ? `\n**No certificate was issued:** ${reasons.join('; ')}.\n` : ''));
   writeAllure(join(reportDir, 'allure-results'), judged, (id) => {
     const h = createHash('sha256').update(id).digest('hex');

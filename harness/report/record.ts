@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import type { TesteeInfo } from '../implementation.ts';
 import { NEUTRAL, PROGRAM_FAULTS, type Judged } from './expectations.ts';
 
+/** JUnit XML (harness/report/junit.ts), a view derived from the record beside the others here. */
+export { junitXml } from './junit.ts';
+
 /** The record's first line. */
 export interface Header {
   readonly type: 'header';
@@ -149,31 +152,6 @@ export function markdownSummary(header: Header, footer: Footer, rows: readonly C
     for (const b of footer.expectation_problems.tooBroad) out.push(`- glob \`${b.test}\` matches ${b.matches} tests (more than allowed)`);
   }
   return out.join('\n') + '\n';
-}
-
-const xml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
-
-/** JUnit XML: one testsuite per class, unexpected results as failures, not-passed-but-expected as skipped. */
-export function junitXml(judged: readonly Judged[]): string {
-  const byClass = new Map<string, Judged[]>();
-  for (const t of judged) {
-    const k = t.classes[0] ?? 'unclassed';
-    (byClass.get(k) ?? byClass.set(k, []).get(k)!).push(t);
-  }
-  const suites = [...byClass].map(([k, ts]) => {
-    const failures = ts.filter((t) => t.unexpected).length;
-    const skipped = ts.filter((t) => !t.unexpected && t.outcome !== 'passed').length;
-    const cases = ts.map((t) => {
-      const body = t.unexpected
-        ? `<failure message="${xml(t.outcome)}">${xml(t.error ?? t.outcome)}</failure>`
-        : t.outcome !== 'passed'
-          ? `<skipped message="${xml(t.outcome)}"/>`
-          : '';
-      return `    <testcase classname="${xml(k)}" name="${xml(t.id)}" time="${((t.duration_ms ?? 0) / 1000).toFixed(3)}">${body}</testcase>`;
-    });
-    return `  <testsuite name="${xml(k)}" tests="${ts.length}" failures="${failures}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`;
-  });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="jcp-conformance">\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
 /** Allure results (one `<uuid>-result.json` per test) for `allure generate`. */

@@ -89,7 +89,8 @@ describe('certificate', () => {
   });
 
   it('JUnit XML escapes what it quotes and fails only unexpected results', () => {
-    const x = junitXml(judge([line('a<&"b', 'failed'), line('ok', 'passed')]).judged);
+    const { judged } = judge([line('a<&"b', 'failed'), line('ok', 'passed')]);
+    const x = junitXml(judged, classRows(judged, ['jcp:C1'], ['jcp:C1']), '2026-01-01T00:00:00.000Z');
     expect(x).toContain('name="a&lt;&amp;&quot;b"');
     expect(x).toContain('failures="1"');
   });
