@@ -1,6 +1,8 @@
 // The testee driver: one long-lived program speaking harness/PROTOCOL.md on stdin/stdout. Every request has a
 // timeout; a testee that hangs, dies, exits early, writes garbage or a frame over the cap is killed, the request in
 // flight fails with a TesteeFailure naming which, and the next request respawns it and replays the handshake.
+// A response belongs to its request (PROTOCOL.md "Messages"): a second frame in the same write as an answer fails the
+// request it answers; a frame when none is in flight kills the testee and is reported once, on the next request.
 // The testee runs in a process group of its own, and a kill is sent to the whole group: the shell the command runs
 // in, the testee and whatever it started go together, so a hung testee leaves no process behind; any group still
 // alive when the harness exits is killed then.

@@ -9,7 +9,7 @@
 // the decision property draws no caveats and does not compare receipt bytes, the receipt property compares receipt
 // bytes and verification, the caveat property is the only one that draws caveats, and so on.
 import fc from 'fast-check';
-import { UnimplementedError, type Implementation } from '../implementation.ts';
+import { TesteeFailure, UnimplementedError, type Implementation } from '../implementation.ts';
 import type { Json } from '../../vectors/model.ts';
 import { firstDifference } from '../../vectors/model.ts';
 import { CAVEATS, execute, NON_CANONICAL, STEWARD, type CaveatName, type Observation, type Op } from './model.ts';
@@ -308,7 +308,8 @@ export interface RunOptions extends CompareOptions {
 /**
  * Runs one property against `impl`, with the in-process reference `reference` as the oracle: up to `runs` sequences
  * from `seed`, stopping at the first failure and shrinking it. A testee's own failure (a hang, a crash,
- * unimplemented) is rethrown as itself, so the harness grades it as such.
+ * unimplemented) is rethrown as itself, so the harness grades it as such; a program fault (a TesteeFailure) ends the
+ * property at the sequence that met it, unshrunk, and names that sequence.
  */
 export async function runProperty(
   prop: DifferentialProperty,
@@ -345,7 +346,11 @@ export async function runProperty(
         skipped++;
         return true;
       }
-      thrown = e;
+      // a program fault ends the property (harness/PROTOCOL.md "Grades"): reported as itself, with the sequence met
+      thrown =
+        e instanceof TesteeFailure
+          ? new TesteeFailure(e.kind, `${e.message.slice(e.kind.length + 2)}\nmet at step ${step + 1} of ${ops.length} of sequence ${count} (seed ${seed}): ${ops.map((o) => o.op).join(', ')}; the property stopped there, unshrunk`, e.transcript)
+          : e;
       return true;
     }
     bytes ??= r.bytes;

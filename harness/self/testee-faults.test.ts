@@ -3,8 +3,9 @@
 // (harness/self/testees/fault-main.ts) is the reference with one fault on one operation: a hang, an exit, an answer
 // written twice. Conformance files run against it: only tests that call that operation get a fault outcome, every
 // other test passes, no test reaches vitest's own time limit, and a property that meets the fault stops there, at
-// once, naming the input that met it. Beside them, the driver on its own: a duplicate answer is reported once, on the
-// request it answers or, written late, on the next one, and the requests after are not affected.
+// once, naming the input that met it (a differential property: the sequence). Beside them, the driver on its own: a
+// duplicate answer is reported once, on the request it answers or, written late, on the next one, and the requests
+// after are not affected.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,12 +32,12 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
-/** The record of FILES run against the fault testee with `args`. */
-function run(name: string, args: string): TestLine[] {
+/** The record of `files` (default FILES) run against the fault testee with `args`. */
+function run(name: string, args: string, files = FILES, extra: NodeJS.ProcessEnv = {}): TestLine[] {
   const record = join(TMP, `${name}.jsonl`);
-  const env: NodeJS.ProcessEnv = { ...process.env, JCP_RECORD: record, JCP_TESTEE: `node ${FAULT} ${args}`, JCP_TESTEE_TIMEOUT_MS: String(TIMEOUT_MS) };
-  for (const k of ['JCP_CLASSES', 'JCP_MUTANT', 'JCP_TRANSCRIPT', 'JCP_REFUSAL_LOG', 'JCP_ENDPOINT']) delete env[k];
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...FILES, '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`], { cwd: ROOT, env, encoding: 'utf8', timeout: 150_000 });
+  const env: NodeJS.ProcessEnv = { ...process.env, JCP_RECORD: record, JCP_TESTEE: `node ${FAULT} ${args}`, JCP_TESTEE_TIMEOUT_MS: String(TIMEOUT_MS), ...extra };
+  for (const k of ['JCP_CLASSES', 'JCP_MUTANT', 'JCP_TRANSCRIPT', 'JCP_REFUSAL_LOG', 'JCP_ENDPOINT', 'JCP_CASES_DIR']) delete env[k];
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files, '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`], { cwd: ROOT, env, encoding: 'utf8', timeout: 150_000 });
   if (r.error) throw r.error;
   const { tests, end } = readTestRecord(record);
   if (!runCompleted(tests, end)) throw new Error(`${name}: the run did not complete: ${JSON.stringify(end)}\n${r.stdout.slice(-2000)}`);
@@ -93,6 +94,18 @@ describe('one faulty operation fails the tests that call it, and no other', () =
     expect(new Set(faulted.map((t) => t.outcome))).toEqual(new Set(['errored']));
     expect(faulted.filter((t) => !/the testee wrote a second frame \(seq \d+\) after answering seq \d+/.test(t.error ?? '')).map(row)).toEqual([]);
     expect(property(tests).outcome).toBe('errored');
+  }, 160_000);
+});
+
+describe('a differential property that meets a program fault stops there', () => {
+  it('a hang on refused grant.attenuate: each property that draws it times out once, naming the sequence; the others pass', () => {
+    const tests = run('differential', 'hang grant.attenuate refused', ['harness/conformance/differential.test.ts'], { JCP_PROPERTY_RUNS: '10', JCP_CASES_DIR: join(TMP, 'cases') });
+    const faulted = tests.filter((t) => FAULT_OUTCOMES.has(t.outcome));
+    expect(faulted.length, 'properties that met the fault').toBeGreaterThan(0);
+    expect(faulted.filter((t) => t.outcome !== 'timeout' || !/\(on grant\.attenuate, seq \d+\)\nmet at step \d+ of \d+ of sequence \d+ \(seed \d+\): .*attenuate.*; the property stopped there, unshrunk/.test(t.error ?? '')).map(row)).toEqual([]);
+    // one timeout each, not one per shrink step
+    expect(faulted.filter((t) => (t.duration_ms ?? Infinity) > 3 * TIMEOUT_MS).map(row)).toEqual([]);
+    expect(tests.filter((t) => !FAULT_OUTCOMES.has(t.outcome) && t.outcome !== 'passed').map(row)).toEqual([]);
   }, 160_000);
 });
 
