@@ -149,4 +149,21 @@ describe('the driver: a response belongs to its request', () => {
       await t.close();
     }
   });
+
+  it('a frame for another seq than the one in flight fails that request alone', async () => {
+    const t = testeeTransport(`node ${FAULT} wrong-seq identity.from-seed`, { timeoutMs: TIMEOUT_MS });
+    try {
+      await t.hello();
+      const e = await t.request('identity.from-seed', { seed }).then(
+        () => undefined,
+        (x: unknown) => x,
+      );
+      expect(e).toBeInstanceOf(TesteeFailure);
+      expect((e as TesteeFailure).kind).toBe('protocol');
+      expect((e as TesteeFailure).message).toMatch(/a frame for seq 1002 while seq 2 was in flight \(on identity\.from-seed, seq 2\)/);
+      for (let i = 0; i < 2; i++) expect((await t.request('identity.parse-did', { did: DID })).has('ok')).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
 });
