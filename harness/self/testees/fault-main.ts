@@ -1,8 +1,8 @@
 // A testee with one program fault (harness/PROTOCOL.md "Framing", "Messages"): the reference behind the testee
 // protocol, except that on one operation it hangs (`hang`), exits (`exit`), writes its answer twice in one write
 // (`twice`), answers and writes the answer again 300 ms later, when nothing is in flight (`late`), or answers under
-// another seq (`wrong-seq`). Arguments: the fault, the operation, and optionally `refused` to fault only where the reference refuses the request (so that a
-// test's accepted calls go through and its refusals meet the fault).
+// another seq (`wrong-seq`). Arguments: the fault, the operation, and optionally `refused` to fault only where the
+// reference refuses the request (so that a test's accepted calls go through and its refusals meet the fault).
 // harness/self/testee-faults.test.ts runs conformance files against it: the fault is charged to that operation alone.
 import { createReferenceAdapter } from '../../adapter/reference.ts';
 import { respond } from '../../adapter/respond.ts';
