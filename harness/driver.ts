@@ -8,7 +8,6 @@ import { logLine } from './protocol/refusal-table.ts';
 import { testeeTransport } from './drivers/testee.ts';
 // jcp §11 wire driver: JCP_ENDPOINT names a live jcp/1 endpoint under test (harness/drivers/wire.ts)
 import { wireTransport } from './drivers/wire.ts';
-// ---- re-verifiable transcripts (issue 9 item 5): JCP_TRANSCRIPT names the folder each client writes its stream to ----
 import { transcribing } from './transcript/recorder.ts';
 
 let currentTest = '';
@@ -16,11 +15,11 @@ let currentTest = '';
 export function setCurrentTest(id: string): void {
   currentTest = id;
 }
+/** `t`, writing every exchange to this worker's stream in JCP_TRANSCRIPT's folder when it is set (harness/transcript/format.ts). */
 function transcribed(t: Transport, respawns: boolean): Transport {
   const dir = process.env['JCP_TRANSCRIPT'];
   return dir ? transcribing(t, dir, () => currentTest, { restartsOnFailure: respawns }) : t;
 }
-// ---- end transcripts ----
 
 /** The conformance test now running, as the refusal log names it. */
 export interface RunningTest {
