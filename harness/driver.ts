@@ -33,26 +33,33 @@ export function setRunningTest(t: RunningTest | undefined): void {
   runningTest = t;
 }
 
-/**
- * JCP_REFUSAL_LOG (scripts/refusal-table.ts): appends a line for every refusal (its ERR_ code) and every deny
- * (`deny:<reason>`) the implementation answers, with the clause ids of the test that provoked it
- * (harness/protocol/refusal-table.ts). Several test workers append to the one file, a line at a time.
- */
-function refusalLogging(t: Transport, log: string): Transport {
+/** `t`, calling `seen` with every request and its answer before the answer is returned. */
+function observed(t: Transport, seen: (op: string, args: Parameters<Transport['request']>[1], answer: CborMap) => void): Transport {
   return {
     description: t.description,
     hello: () => t.hello(),
     close: () => t.close(),
     async request(op, args) {
       const r = await t.request(op, args);
-      const error = r.get('error');
-      const ok = r.get('ok');
-      const answer =
-        error instanceof Map ? String(error.get('code')) : ok instanceof Map && typeof (ok as CborMap).get('deny_reason') === 'string' ? `deny:${String((ok as CborMap).get('deny_reason'))}` : undefined;
-      if (answer !== undefined) appendFileSync(log, logLine({ op, answer, test: runningTest?.test ?? '', clauses: runningTest?.clauses ?? [] }));
+      seen(op, args, r);
       return r;
     },
   };
+}
+
+/**
+ * JCP_REFUSAL_LOG (scripts/refusal-table.ts): appends a line for every refusal (its ERR_ code) and every deny
+ * (`deny:<reason>`) the implementation answers, with the clause ids of the test that provoked it
+ * (harness/protocol/refusal-table.ts). Several test workers append to the one file, a line at a time.
+ */
+function refusalLogging(t: Transport, log: string): Transport {
+  return observed(t, (op, _args, r) => {
+    const error = r.get('error');
+    const ok = r.get('ok');
+    const answer =
+      error instanceof Map ? String(error.get('code')) : ok instanceof Map && typeof (ok as CborMap).get('deny_reason') === 'string' ? `deny:${String((ok as CborMap).get('deny_reason'))}` : undefined;
+    if (answer !== undefined) appendFileSync(log, logLine({ op, answer, test: runningTest?.test ?? '', clauses: runningTest?.clauses ?? [] }));
+  });
 }
 
 let client: Implementation | undefined;
@@ -77,18 +84,12 @@ export function transcript(): readonly Exchange[] {
   return exchanges;
 }
 
+/** `t`, keeping the running test's last KEEP exchanges. */
 function recording(t: Transport): Transport {
-  return {
-    description: t.description,
-    hello: () => t.hello(),
-    close: () => t.close(),
-    async request(op, args) {
-      const r = await t.request(op, args);
-      exchanges.push({ op, request: toHex(encodeCanonical(args)).slice(0, 4096), response: toHex(encodeCanonical(r)).slice(0, 4096) });
-      if (exchanges.length > KEEP) exchanges.shift();
-      return r;
-    },
-  };
+  return observed(t, (op, args, r) => {
+    exchanges.push({ op, request: toHex(encodeCanonical(args)).slice(0, 4096), response: toHex(encodeCanonical(r)).slice(0, 4096) });
+    if (exchanges.length > KEEP) exchanges.shift();
+  });
 }
 
 /** The implementation under test. */

@@ -109,6 +109,17 @@ describe('a differential property that meets a program fault stops there', () =>
   }, 160_000);
 });
 
+/** The protocol failure `p` must end in. */
+async function protocolFailure(p: Promise<unknown>): Promise<TesteeFailure> {
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  expect(e).toBeInstanceOf(TesteeFailure);
+  expect((e as TesteeFailure).kind).toBe('protocol');
+  return e as TesteeFailure;
+}
+
 describe('the driver: a response belongs to its request', () => {
   const seed = new Uint8Array(32).fill(7);
   const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
@@ -117,13 +128,7 @@ describe('the driver: a response belongs to its request', () => {
     const t = testeeTransport(`node ${FAULT} twice identity.from-seed`, { timeoutMs: TIMEOUT_MS });
     try {
       await t.hello();
-      const e = await t.request('identity.from-seed', { seed }).then(
-        () => undefined,
-        (x: unknown) => x,
-      );
-      expect(e).toBeInstanceOf(TesteeFailure);
-      expect((e as TesteeFailure).kind).toBe('protocol');
-      expect((e as TesteeFailure).message).toMatch(/a second frame \(seq 2\) after answering seq 2 \(on identity\.from-seed, seq 2\)/);
+      expect((await protocolFailure(t.request('identity.from-seed', { seed }))).message).toMatch(/a second frame \(seq 2\) after answering seq 2 \(on identity\.from-seed, seq 2\)/);
       expect((await t.request('identity.parse-did', { did: DID })).has('ok')).toBe(true);
     } finally {
       await t.close();
@@ -136,13 +141,7 @@ describe('the driver: a response belongs to its request', () => {
       await t.hello();
       expect((await t.request('identity.from-seed', { seed })).has('ok')).toBe(true);
       await new Promise((r) => setTimeout(r, 800)); // the duplicate arrives 300 ms after the answer
-      const e = await t.request('identity.parse-did', { did: DID }).then(
-        () => undefined,
-        (x: unknown) => x,
-      );
-      expect(e).toBeInstanceOf(TesteeFailure);
-      expect((e as TesteeFailure).kind).toBe('protocol');
-      expect((e as TesteeFailure).message).toMatch(/a frame \(seq 2\) nobody asked for after seq 2 \(identity\.from-seed\) was answered/);
+      expect((await protocolFailure(t.request('identity.parse-did', { did: DID }))).message).toMatch(/a frame \(seq 2\) nobody asked for after seq 2 \(identity\.from-seed\) was answered/);
       // reported once: the requests after it go to a fresh testee and are answered
       for (let i = 0; i < 2; i++) expect((await t.request('identity.parse-did', { did: DID })).has('ok')).toBe(true);
     } finally {
@@ -154,13 +153,7 @@ describe('the driver: a response belongs to its request', () => {
     const t = testeeTransport(`node ${FAULT} wrong-seq identity.from-seed`, { timeoutMs: TIMEOUT_MS });
     try {
       await t.hello();
-      const e = await t.request('identity.from-seed', { seed }).then(
-        () => undefined,
-        (x: unknown) => x,
-      );
-      expect(e).toBeInstanceOf(TesteeFailure);
-      expect((e as TesteeFailure).kind).toBe('protocol');
-      expect((e as TesteeFailure).message).toMatch(/a frame for seq 1002 while seq 2 was in flight \(on identity\.from-seed, seq 2\)/);
+      expect((await protocolFailure(t.request('identity.from-seed', { seed }))).message).toMatch(/a frame for seq 1002 while seq 2 was in flight \(on identity\.from-seed, seq 2\)/);
       for (let i = 0; i < 2; i++) expect((await t.request('identity.parse-did', { did: DID })).has('ok')).toBe(true);
     } finally {
       await t.close();
