@@ -2,6 +2,7 @@
 // failure, an unexpected pass, an entry that matches nothing, and a glob that matches too much.
 import { readFileSync } from 'node:fs';
 import type { TestLine } from './record-reporter.ts';
+import { compileGlob } from './glob.ts';
 
 /** One entry: a test id or glob (`*` matches any run of characters), the outcome expected, and why. */
 export interface Expectation {
@@ -80,10 +81,6 @@ export function readExpectations(path: string): ExpectationFile {
   return data;
 }
 
-function globToRegExp(g: string): RegExp {
-  return new RegExp(`^${g.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
-}
-
 /** A test line with its expectation applied. */
 export interface Judged extends TestLine {
   /** The outcome the adopter expected, when an entry matched. */
@@ -100,9 +97,9 @@ export interface ExpectationProblems {
 
 /** Applies expectations to test lines. */
 export function judge(lines: readonly TestLine[], file?: ExpectationFile, grading: Grading = { byteContract: true }): { judged: Judged[]; problems: ExpectationProblems } {
-  const entries = (file?.expectations ?? []).map((e) => ({ e, re: globToRegExp(e.test), hits: 0 }));
+  const entries = (file?.expectations ?? []).map((e) => ({ e, glob: compileGlob(e.test), hits: 0 }));
   const judged = lines.map((l): Judged => {
-    const hit = entries.find((x) => (x.e.test.includes('*') ? x.re.test(l.id) : x.e.test === l.id));
+    const hit = entries.find((x) => x.glob.matches(l.id));
     if (hit) hit.hits++;
     const passing = PASSING.has(l.outcome);
     if (!hit) return { ...l, unexpected: countsAgainst(l, grading) };
