@@ -29,7 +29,7 @@ export interface CertificatePayload {
   readonly vector_packs: ReadonlyArray<{ readonly name: string; readonly digest: string }>;
   readonly record_digest: string;
   readonly seed: number;
-  /** Sequences per differential property (issue 9): with the seed, what re-runs the certification exactly. */
+  /** Sequences per differential property: with the seed, what re-runs the certification exactly. */
   readonly property_runs?: number;
   /** Per tested class: its verdict on the spec grade (harness/PROTOCOL.md "Grades"). */
   readonly verdicts: Readonly<Record<string, string>>;
@@ -41,10 +41,11 @@ export interface CertificatePayload {
   readonly signer: string;
   /** "yes": the run reached its end with every test file loaded (a certificate is only issued for one that did); text, as canonical CBOR has no bools. */
   readonly complete?: 'yes' | 'no';
-  // ---- re-verifiable transcripts (issue 9 item 5, harness/transcript/format.ts) ----
-  /** blake3 root of the run's transcript (hex), when certify ran with --transcript; absent otherwise, so older certificates still verify. */
+  /**
+   * blake3 root of the run's re-verifiable transcript (hex; harness/transcript/format.ts), when certify ran with
+   * --transcript; absent otherwise, so older certificates still verify.
+   */
   readonly transcript_root?: string;
-  // ---- end transcripts ----
 }
 
 /** Builds the payload from the record's header, footer and class rows. */
@@ -66,7 +67,7 @@ export function certificatePayload(h: Header, f: Footer, rows: readonly ClassRow
     issued_s,
     signer,
     complete: f.complete ? 'yes' : 'no',
-    ...(transcriptRoot !== undefined ? { transcript_root: transcriptRoot } : {}), // transcripts (issue 9 item 5): omitted, never null
+    ...(transcriptRoot !== undefined ? { transcript_root: transcriptRoot } : {}), // omitted, never null
   };
 }
 
@@ -95,18 +96,80 @@ function plain(v: unknown): unknown {
   return v;
 }
 
-/** Verifies a certificate's envelope and signature (and, when given, that it was signed by `expectedSigner`). */
+type Shape = 'text' | 'int' | 'texts' | 'text-map' | 'int-map' | 'packs' | 'testee' | 'complete';
+const isText = (v: unknown): v is string => typeof v === 'string';
+const isInt = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+const SHAPES: Readonly<Record<Shape, (v: unknown) => boolean>> = {
+  text: isText,
+  int: isInt,
+  texts: (v) => Array.isArray(v) && v.every(isText),
+  'text-map': (v) => isRecord(v) && Object.values(v).every(isText),
+  'int-map': (v) => isRecord(v) && Object.values(v).every(isInt),
+  packs: (v) => Array.isArray(v) && v.every((x) => isRecord(x) && isText(x['name']) && isText(x['digest'])),
+  testee: (v) => isRecord(v) && isText(v['name']) && isText(v['version']) && isText(v['driver']) && SHAPES.texts(v['claims']),
+  complete: (v) => v === 'yes' || v === 'no',
+};
+/** Every field of the payload with its shape; `?` marks the optional ones. */
+const FIELDS: ReadonlyArray<readonly [keyof CertificatePayload, Shape, '?'?]> = [
+  ['certificate', 'text'],
+  ['suite', 'text'],
+  ['protocol', 'text'],
+  ['testee', 'testee'],
+  ['digests', 'text-map'],
+  ['vector_packs', 'packs'],
+  ['record_digest', 'text'],
+  ['seed', 'int'],
+  ['property_runs', 'int', '?'],
+  ['verdicts', 'text-map'],
+  ['byte_contract', 'int-map', '?'],
+  ['counts', 'int-map'],
+  ['unexpected', 'int'],
+  ['issued_s', 'int'],
+  ['signer', 'text'],
+  ['complete', 'complete', '?'],
+  ['transcript_root', 'text', '?'],
+];
+
+/** The payload checked field by field: a missing or mistyped field is a refusal naming it, never a later crash. */
+function payloadOf(v: unknown): CertificatePayload {
+  if (!isRecord(v)) throw new CertificateError('the payload is not a map');
+  if (v['certificate'] !== 'jcp-conformance-certificate/1') throw new CertificateError(`unknown certificate format ${JSON.stringify(v['certificate'])}`);
+  for (const [name, shape, optional] of FIELDS) {
+    if (!(name in v)) {
+      if (optional) continue;
+      throw new CertificateError(`the payload has no ${name} field`);
+    }
+    if (!SHAPES[shape](v[name])) throw new CertificateError(`the payload's ${name} field is not ${shape === 'int' ? 'an integer' : `a ${shape}`}`);
+  }
+  return v as unknown as CertificatePayload;
+}
+
+/** COSE header label 2 (RFC 9052 §3.1): labels a recipient must understand; this verifier understands no extension. */
+const CRIT = 2;
+
+/**
+ * Verifies a certificate's envelope and signature (and, when given, that it was signed by `expectedSigner`). Every
+ * malformed input is a CertificateError with one line saying what is wrong: bytes that are not a COSE_Sign1, a kid
+ * that is not UTF-8 text naming a did:key, a `crit` header (RFC 9052 §3.1: a header the verifier does not understand
+ * is refused), another algorithm, a bad signature, a payload missing a field or holding one of the wrong type.
+ */
 export function verifyCertificate(bytes: Uint8Array, expectedSigner?: string): CertificatePayload {
   try {
     const s = decodeSign1(bytes);
+    if (s.protectedHeader.has(CRIT) || s.unprotected.has(CRIT)) throw new CertificateError('the certificate has a crit header (RFC 9052 §3.1): it asks for header parameters this verifier does not understand');
     const kid = s.protectedHeader.get(4);
     if (!(kid instanceof Uint8Array)) throw new CertificateError('the certificate names no signer (kid)');
-    const signer = new TextDecoder('utf-8', { fatal: true }).decode(kid);
+    let signer: string;
+    try {
+      signer = new TextDecoder('utf-8', { fatal: true }).decode(kid);
+    } catch {
+      throw new CertificateError('the signer (kid) is not UTF-8 text');
+    }
     if (expectedSigner !== undefined && signer !== expectedSigner) throw new CertificateError(`signed by ${signer}, expected ${expectedSigner}`);
     if (s.protectedHeader.get(1) !== -8) throw new CertificateError('the certificate is not EdDSA-signed');
     if (!verifySign1(s, didPublicKey(signer), defaultEd25519())) throw new CertificateError(`the signature does not verify under ${signer}`);
-    const p = plain(decodeCanonical(s.payload) as CborMap) as CertificatePayload;
-    if (p.certificate !== 'jcp-conformance-certificate/1') throw new CertificateError(`unknown certificate format ${String(p.certificate)}`);
+    const p = payloadOf(plain(decodeCanonical(s.payload) as CborMap));
     if (p.signer !== signer) throw new CertificateError(`the payload names signer ${p.signer} but the kid is ${signer}`);
     return p;
   } catch (e) {
