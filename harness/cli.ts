@@ -18,6 +18,8 @@ async function run(a: Parsed, argv: readonly string[]): Promise<number> {
   switch (a.verb) {
     case 'certify':
       return (await import('./commands/certify.ts')).certify(a);
+    case 'report':
+      return (await import('./commands/report.ts')).reportCommand(a);
     case 'verify-certificate':
       return (await import('./commands/verify-certificate.ts')).verifyCertificateCommand(a);
     case 'validate': {

@@ -74,10 +74,18 @@ export const VERBS: readonly VerbSpec[] = [
     ],
     notes: [
       'Writes record.jsonl, junit.xml, summary.md, allure-results/ and certificate.cose into the report folder.',
+      'jcp-conformance report --html <report-dir> renders allure-results/ into one HTML file.',
       'No certificate is written for a run that did not complete, ran no test, or ran no test of a requested class.',
       'The certificate is signed by the key whose seed is JCP_CERT_SEED_HEX (64 hex digits); without it, by the published',
       'development key, which anyone can sign with.',
     ],
+  },
+  {
+    name: 'report',
+    summary: "render a certify run's Allure results as one HTML file that opens from file://",
+    positionals: ['<report-dir>'],
+    options: [{ name: 'html', description: 'render <report-dir>/allure-results into <report-dir>/allure-report/index.html (required: the view it renders)' }],
+    notes: ['<report-dir> is a folder certify wrote (its --report folder); an earlier allure-report/ there is replaced.'],
   },
   {
     name: 'validate',

@@ -1,12 +1,12 @@
 // One primary record, many views: the JSONL record (header, one line per test, footer) and, derived from it alone,
 // the per-class verdicts, JUnit XML, Allure results, a Markdown summary and the signed conformance certificate.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { TesteeInfo } from '../implementation.ts';
 import { NEUTRAL, PROGRAM_FAULTS, type Judged } from './expectations.ts';
 
 /** JUnit XML (harness/report/junit.ts), a view derived from the record beside the others here. */
 export { junitXml } from './junit.ts';
+/** Allure results (harness/report/allure.ts), written through Allure's own library. */
+export { writeAllure } from './allure.ts';
 
 /** The record's first line. */
 export interface Header {
@@ -152,35 +152,4 @@ export function markdownSummary(header: Header, footer: Footer, rows: readonly C
     for (const b of footer.expectation_problems.tooBroad) out.push(`- glob \`${b.test}\` matches ${b.matches} tests (more than allowed)`);
   }
   return out.join('\n') + '\n';
-}
-
-/** Allure results (one `<uuid>-result.json` per test) for `allure generate`. */
-export function writeAllure(dir: string, judged: readonly Judged[], uuidOf: (id: string) => string): void {
-  mkdirSync(dir, { recursive: true });
-  for (const t of judged) {
-    const uuid = uuidOf(t.id);
-    const status = t.outcome === 'passed' ? 'passed' : t.unexpected ? (['timeout', 'crash', 'errored'].includes(t.outcome) ? 'broken' : 'failed') : 'skipped';
-    writeFileSync(
-      join(dir, `${uuid}-result.json`),
-      JSON.stringify({
-        uuid,
-        historyId: uuidOf(`history:${t.id}`),
-        name: t.title,
-        fullName: t.id,
-        status,
-        stage: 'finished',
-        statusDetails: { message: t.expected ? `${t.outcome} (expected ${t.expected})` : t.outcome, trace: t.error ?? '' },
-        labels: [
-          { name: 'parentSuite', value: 'jcp-conformance' },
-          { name: 'suite', value: t.classes[0] ?? 'unclassed' },
-          { name: 'subSuite', value: t.clauses[0] ?? '' },
-          ...t.clauses.map((c) => ({ name: 'tag', value: c })),
-          { name: 'severity', value: (t.grade ?? 'spec') === 'spec' ? 'critical' : 'normal' },
-        ],
-        parameters: [],
-        start: 0,
-        stop: t.duration_ms ?? 0,
-      }),
-    );
-  }
 }
