@@ -1,6 +1,8 @@
 // Which implementation the conformance tests run against: the in-process reference by default, or the testee named
 // by JCP_TESTEE (a command line), with JCP_TESTEE_TIMEOUT_MS per request. One client per test worker.
 import { appendFileSync } from 'node:fs';
+import { onTestFailed } from 'vitest';
+import { getCurrentTest } from 'vitest/suite';
 import { encodeCanonical, toHex, type CborMap } from './oracle.ts';
 import { Implementation, type TesteeInfo, type Transport } from './implementation.ts';
 import { inProcessTransport } from './drivers/in-process.ts';
@@ -64,31 +66,90 @@ function refusalLogging(t: Transport, log: string): Transport {
 
 let client: Implementation | undefined;
 
-/** One exchange with the implementation under test, as hex of the canonical request args and response. */
+/** One exchange with the implementation under test, as hex of the canonical request args and response, whole. */
 export interface Exchange {
   readonly op: string;
   readonly request: string;
   readonly response: string;
 }
 
-const KEEP = 8;
-let exchanges: Exchange[] = [];
+/** An exchange as kept while the test runs: its bytes, made hex only when a report needs them. */
+interface Kept {
+  readonly op: string;
+  readonly request: Uint8Array;
+  readonly response: Uint8Array;
+}
 
-/** Forgets the exchanges recorded so far (a test starts). */
+/**
+ * The most exchanges one test keeps: the first half and the last half of them, past that the middle is left out and
+ * counted. Far above what a conformance test exchanges (a differential property's sequences and their shrinking
+ * included), it bounds a runaway test's memory and its line in the record.
+ */
+export const TRANSCRIPT_LIMIT = 20_000;
+const HEAD = TRANSCRIPT_LIMIT / 2;
+
+let head: Kept[] = [];
+/** The last exchanges once `head` is full: a ring of HEAD slots, `next` the slot the next exchange takes. */
+let tail: Kept[] = [];
+let next = 0;
+let total = 0;
+/** The test whose failure hook is registered: one hook per test, whatever the resets. */
+let hooked: object | undefined;
+
+/**
+ * Forgets the exchanges recorded so far (a test starts). Inside a test, a failure of that test writes its whole
+ * transcript to the test's meta as `exchanges` (a {@link TestExchanges}), which the record's reporter turns into the
+ * test line's transcript (harness/report/record-reporter.ts).
+ */
 export function resetTranscript(): void {
-  exchanges = [];
+  head = [];
+  tail = [];
+  next = 0;
+  total = 0;
+  const test = getCurrentTest();
+  if (test && hooked !== test) {
+    hooked = test;
+    onTestFailed(({ task }) => {
+      (task.meta as Record<string, unknown>)['exchanges'] = testExchanges();
+    });
+  }
 }
 
-/** The last exchanges of the running test: evidence for a report when it fails. */
+/** The running test's exchanges so far, in order (the middle left out past TRANSCRIPT_LIMIT). */
 export function transcript(): readonly Exchange[] {
-  return exchanges;
+  return [...head, ...tail.slice(next), ...tail.slice(0, next)].map((x) => ({ op: x.op, request: toHex(x.request), response: toHex(x.response) }));
 }
 
-/** `t`, keeping the running test's last KEEP exchanges. */
+/** How many exchanges the running test had beyond those {@link transcript} keeps. */
+export function exchangesLeftOut(): number {
+  return total - head.length - tail.length;
+}
+
+/** A test's exchanges as its meta carries them to the reporter: hex, in order, and how many were left out after `head`. */
+export interface TestExchanges {
+  readonly exchanges: readonly Exchange[];
+  readonly left_out?: { readonly count: number; readonly after: number };
+}
+
+function testExchanges(): TestExchanges {
+  const left = exchangesLeftOut();
+  return {
+    exchanges: transcript(),
+    ...(left > 0 ? { left_out: { count: left, after: head.length } } : {}),
+  };
+}
+
+/** `t`, keeping every exchange of the running test (up to TRANSCRIPT_LIMIT). */
 function recording(t: Transport): Transport {
   return observed(t, (op, args, r) => {
-    exchanges.push({ op, request: toHex(encodeCanonical(args)).slice(0, 4096), response: toHex(encodeCanonical(r)).slice(0, 4096) });
-    if (exchanges.length > KEEP) exchanges.shift();
+    const x: Kept = { op, request: encodeCanonical(args), response: encodeCanonical(r) };
+    total++;
+    if (head.length < HEAD) head.push(x);
+    else if (tail.length < HEAD) tail.push(x);
+    else {
+      tail[next] = x;
+      next = (next + 1) % HEAD;
+    }
   });
 }
 

@@ -3,6 +3,9 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSpecification } from 'vitest/node';
 import { classesOfClauses, clausesOf, gradeOfClauses, levelOfClauses, type Grade } from '../clause.ts';
+import type { TestExchanges } from '../driver.ts';
+import { diagnosticOfHex } from './diagnostic.ts';
+import { PROGRAM_FAULTS } from './expectations.ts';
 
 /** One test's line in the primary record. */
 export interface TestLine {
@@ -26,7 +29,53 @@ export interface TestLine {
   readonly notes?: readonly string[];
   readonly duration_ms?: number;
   readonly error?: string;
-  readonly transcript?: Readonly<Record<string, string>>;
+  /** A test that did not pass: every exchange it had with the implementation, whole (see {@link TestTranscript}). */
+  readonly transcript?: TestTranscript;
+}
+
+/** One request and its response, whole: hex of the canonical CBOR, and its diagnostic notation (RFC 8949 §8). */
+export interface TranscriptExchange {
+  readonly op: string;
+  readonly request: string;
+  readonly request_diag: string;
+  readonly response: string;
+  readonly response_diag: string;
+}
+
+/**
+ * A failing test's transcript. `exchanges` is every request the test made and its response, in order, none cut; a
+ * test with more than the driver's bound (TRANSCRIPT_LIMIT in harness/driver.ts) keeps the first and the last half of
+ * it, and `left_out` says how many were left out and after which kept exchange. When the testee failed as a program
+ * (timeout, crash, errored) `request`, `response` and `stderr` are that failure's own evidence: the request it gave no
+ * valid answer to (never among `exchanges`, which holds answered requests), what it sent instead, its stderr.
+ */
+export interface TestTranscript {
+  readonly exchanges?: readonly TranscriptExchange[];
+  readonly left_out?: { readonly count: number; readonly after: number };
+  readonly op?: string;
+  readonly request?: string;
+  readonly request_diag?: string;
+  readonly response?: string;
+  readonly response_diag?: string;
+  readonly stderr?: string;
+}
+
+/** The test line's transcript from what the test's meta carries: the driver's exchanges, a testee failure's evidence. */
+function transcriptOf(outcome: string, meta: Record<string, unknown>): TestTranscript | undefined {
+  const kept = meta['exchanges'] as TestExchanges | undefined;
+  const failure = PROGRAM_FAULTS.has(outcome) ? (meta['transcript'] as { request?: string; response?: string; stderr?: string } | undefined) : undefined;
+  if (!kept && !failure) return undefined;
+  return {
+    ...(kept
+      ? {
+          exchanges: kept.exchanges.map((x) => ({ op: x.op, request: x.request, request_diag: diagnosticOfHex(x.request), response: x.response, response_diag: diagnosticOfHex(x.response) })),
+          ...(kept.left_out ? { left_out: kept.left_out } : {}),
+        }
+      : {}),
+    ...(failure?.request !== undefined ? { request: failure.request, request_diag: diagnosticOfHex(failure.request) } : {}),
+    ...(failure?.response !== undefined ? { response: failure.response, response_diag: diagnosticOfHex(failure.response) } : {}),
+    ...(failure?.stderr !== undefined ? { stderr: failure.stderr } : {}),
+  };
 }
 
 /** The reporter's last line: how the run ended. */
@@ -116,6 +165,7 @@ export default class RecordReporter implements Reporter {
     const title = bareTitle(test.name);
     // the whole reason, never cut: the record is what every other report is derived from
     const error = r.state === 'failed' ? r.errors.map((e) => e.message).join('\n') : undefined;
+    const transcript = transcriptOf(outcome, meta);
     const line: TestLine = {
       type: 'test',
       id: testId(classes, clauses, [...test.fullName.split(' > ').slice(0, -1), title].join(' > ')),
@@ -132,8 +182,22 @@ export default class RecordReporter implements Reporter {
       ...(Array.isArray(meta['notes']) ? { notes: meta['notes'] as string[] } : {}),
       ...(test.diagnostic()?.duration !== undefined ? { duration_ms: Math.round(test.diagnostic()!.duration) } : {}),
       ...(error ? { error } : {}),
-      ...(meta['transcript'] ? { transcript: meta['transcript'] as Record<string, string> } : {}),
+      ...(r.state === 'failed' && transcript ? { transcript } : {}),
     };
     appendFileSync(this.path, JSON.stringify(line) + '\n');
   }
+}
+
+/** A transcript as plain text lines, every exchange whole (hex, then diagnostic notation): for the text reports. */
+export function transcriptLines(t: TestTranscript): string[] {
+  const out: string[] = [];
+  const xs = t.exchanges ?? [];
+  xs.forEach((x, i) => {
+    if (t.left_out && i === t.left_out.after) out.push(`… ${t.left_out.count} exchange(s) left out here (over the bound the driver keeps) …`);
+    out.push(`exchange ${i + 1 + (t.left_out && i >= t.left_out.after ? t.left_out.count : 0)}: ${x.op}`, `  request ${x.request}`, `          ${x.request_diag}`, `  response ${x.response}`, `           ${x.response_diag}`);
+  });
+  if (t.request !== undefined) out.push(`unanswered request${t.op ? ` (${t.op})` : ''}: ${t.request}`, `  ${t.request_diag ?? ''}`);
+  if (t.response !== undefined) out.push(`its answer: ${t.response}`, `  ${t.response_diag ?? ''}`);
+  if (t.stderr !== undefined) out.push(`testee stderr:\n${t.stderr}`);
+  return out;
 }

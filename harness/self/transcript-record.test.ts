@@ -1,0 +1,84 @@
+// The primary record holds a failing test's transcript whole: every request and response of that test, in order,
+// uncut, each as hex and as diagnostic notation, and no other test's. Held against the hash-chained transcript that the
+// same certify run writes (harness/transcript/), which records every exchange on its own path, naming its test.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeCanonical, toHex, type CborInput } from '../oracle.ts';
+import { diagnosticOfHex } from '../report/diagnostic.ts';
+import type { TestLine } from '../report/record-reporter.ts';
+import { TRANSCRIPT_FILE } from '../transcript/certify.ts';
+import { readTranscript } from '../transcript/format.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const TMP = mkdtempSync(join(tmpdir(), 'jcp-transcript-record-'));
+afterAll(() => rmSync(TMP, { recursive: true, force: true }));
+
+const BREAKER = 'node --import tsx mutation/testees/variant-main.ts debit-on-deny';
+
+describe('a failing test carries its own exchanges, whole', () => {
+  const dir = join(TMP, 'report');
+  let tests: TestLine[] = [];
+  /** Every answered exchange of each test, from the transcript streams, in order: op and canonical hex. */
+  const streamed = new Map<string, Array<{ op: string; request: string; response: string }>>();
+  let out = '';
+
+  beforeAll(() => {
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), 'certify', '--testee', BREAKER, '--classes', 'C3', '--property-runs', '5', '--report', dir, '--transcript'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 400_000,
+      env: { ...process.env, JCP_RECORD: '', JCP_TESTEE: '' },
+    });
+    out = `${r.stdout}\n${r.stderr}`;
+    tests = readFileSync(join(dir, 'record.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as TestLine)
+      .filter((l) => l.type === 'test');
+    for (const s of readTranscript(new Uint8Array(readFileSync(join(dir, 'transcript', TRANSCRIPT_FILE)))).streams)
+      for (const e of s.entries) {
+        if (e.response.has('failure')) continue;
+        const list = streamed.get(e.test) ?? [];
+        list.push({ op: e.op, request: toHex(encodeCanonical(e.args as CborInput)), response: toHex(encodeCanonical(e.response)) });
+        streamed.set(e.test, list);
+      }
+  }, 420_000);
+
+  it('the run fails on the planted bug, and every failing test has a transcript of exactly the exchanges the stream recorded for it', () => {
+    const failed = tests.filter((t) => t.outcome === 'failed');
+    expect(failed.length, out).toBeGreaterThan(0);
+    for (const t of failed) {
+      const own = streamed.get(t.id) ?? [];
+      expect(own.length, t.id).toBeGreaterThan(0);
+      expect(t.transcript?.left_out, t.id).toBeUndefined();
+      expect(
+        (t.transcript?.exchanges ?? []).map((x) => ({ op: x.op, request: x.request, response: x.response })),
+        t.id,
+      ).toEqual(own);
+    }
+  });
+
+  it('keeps more than the last eight exchanges and requests longer than 4096 hex digits, none cut', () => {
+    const failed = tests.filter((t) => t.outcome === 'failed');
+    expect(Math.max(...failed.map((t) => t.transcript?.exchanges?.length ?? 0))).toBeGreaterThan(8);
+    const lengths = failed.flatMap((t) => (t.transcript?.exchanges ?? []).flatMap((x) => [x.request.length, x.response.length]));
+    expect(Math.max(...lengths)).toBeGreaterThan(4096);
+  });
+
+  it('writes each exchange in diagnostic notation beside its hex, and no transcript for a test that passed', () => {
+    const failed = tests.filter((t) => t.outcome === 'failed');
+    for (const x of failed.flatMap((t) => t.transcript?.exchanges ?? [])) {
+      expect(x.request_diag).toBe(diagnosticOfHex(x.request));
+      expect(x.response_diag).toBe(diagnosticOfHex(x.response));
+      // every response is a {seq, ok | error | unimplemented} map (harness/PROTOCOL.md)
+      expect(x.response_diag).toMatch(/^\{.*"seq": \d+/);
+    }
+    const passed = tests.filter((t) => t.outcome === 'passed');
+    expect(passed.length).toBeGreaterThan(0);
+    expect(passed.filter((t) => t.transcript).map((t) => t.id)).toEqual([]);
+  });
+});
