@@ -49,7 +49,14 @@ describe('exclusive claim', () => {
     const p = tmpRecord();
     const none: Exclusivity = { mechanism: 'test: ENOLCK', claim: () => ({ ok: false, held: false, why: 'flock(2) failed with errno 37 (ENOLCK)' }) };
     expect(codeOf(() => openRecord({ path: p, holder: 'worker-A', exclusivity: none }))).toBe('ERR_RECORD_NO_EXCLUSIVITY');
-    expect(fs.statSync(p).size).toBe(0);
+    // nothing created: no record, no anchor, no holder, no temporary file
+    expect(fs.readdirSync(path.dirname(p))).toEqual([]);
     expect(readHolder(p)).toBeUndefined();
+    // and on an existing record the refused open changes nothing
+    openRecord({ path: p, holder: 'worker-A' }).close();
+    const before = fs.readFileSync(p);
+    expect(codeOf(() => openRecord({ path: p, holder: 'worker-B', exclusivity: none }))).toBe('ERR_RECORD_NO_EXCLUSIVITY');
+    expect(fs.readFileSync(p).equals(before)).toBe(true);
+    expect(readHolder(p)?.holder).toBe('worker-A');
   });
 });

@@ -112,12 +112,21 @@ export function readHolder(recordPath: string): HolderInfo | undefined {
   }
 }
 
+/** Writes the holder sidecar of the record at `recordPath` (a temporary file renamed over it). */
+export function writeHolder(recordPath: string, holder: string): void {
+  const info: HolderInfo = { holder, pid: process.pid };
+  const tmp = `${holderPath(recordPath)}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(info));
+  fs.renameSync(tmp, holderPath(recordPath));
+}
+
 /**
- * Claims `fd` (the record at `recordPath`) exclusively for `holder`, then writes the holder sidecar.
+ * Claims `fd` (the record at `recordPath`) exclusively for `holder`, then (unless `sidecar` is false: a record being
+ * created, whose creator writes it once the record is in place) writes the holder sidecar.
  * Throws ERR_RECORD_LOCKED naming the current holder (detail.holder, detail.pid) when another writer holds it, and
  * ERR_RECORD_NO_EXCLUSIVITY when the platform cannot provide exclusivity. The caller closes `fd` on a throw.
  */
-export function claimRecord(fd: number, recordPath: string, holder: string, ex: Exclusivity = platformExclusivity()): void {
+export function claimRecord(fd: number, recordPath: string, holder: string, ex: Exclusivity = platformExclusivity(), sidecar = true): void {
   const r = ex.claim(fd);
   if (!r.ok) {
     if (r.held) {
@@ -136,8 +145,5 @@ export function claimRecord(fd: number, recordPath: string, holder: string, ex: 
       mechanism: ex.mechanism,
     });
   }
-  const info: HolderInfo = { holder, pid: process.pid };
-  const tmp = `${holderPath(recordPath)}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(info));
-  fs.renameSync(tmp, holderPath(recordPath));
+  if (sidecar) writeHolder(recordPath, holder);
 }

@@ -15,7 +15,8 @@ import { contentId } from '../jcp/content-id.ts';
 import { mintRevocation } from '../jcp/revocation.ts';
 import { CHILD_ID, childGrant, nonce, otherSteward, ROOT_BUDGET_UJ, ROOT_ID, rootGrant, steward, streamCost, streamRequest, requestKey, alice, bob, TOOL } from './_fixtures.ts';
 import { openDurablePoint, type DurablePointOptions, type RecordedDecision } from './point.ts';
-import { readRecordFile, type RecordIo } from './record.ts';
+import { anchorPath, readRecordFile, type RecordIo } from './record.ts';
+import type { TornEntry } from './point.ts';
 
 const dirs: string[] = [];
 function tmpRecord(): string {
@@ -152,9 +153,9 @@ describe('durable point', () => {
     const p = tmpRecord();
     let fail = false;
     const io: RecordIo = {
-      writeSync: (fd, b, off, len) => {
+      writeSync: (fd, b, off, len, position) => {
         if (fail) throw new Error('ENOSPC: no space left on device');
-        return fs.writeSync(fd, b, off, len);
+        return fs.writeSync(fd, b, off, len, position);
       },
       fsyncSync: (fd) => fs.fsyncSync(fd),
     };
@@ -244,6 +245,50 @@ describe('durable point', () => {
     expect(got.deny_reason).toBe(want.deny_reason);
     expect(bytesEqual(got.receipt, want.receipt)).toBe(true);
     b.close();
+  });
+
+  it('reports a torn decision cut away on open with its request key, and re-establishes only the acknowledged spend', () => {
+    const p = tmpRecord();
+    const a = open(p);
+    expect(a.decideOnce(requestKey(0), streamRequest(0, 100n), encode).status).toBe('decided');
+    a.close();
+    const acknowledged = fs.readFileSync(p);
+    const acknowledgedAnchor = fs.readFileSync(anchorPath(p));
+    const b = open(p);
+    expect(b.decideOnce(requestKey(2), streamRequest(2, 200n), encode).status).toBe('decided');
+    b.close();
+    // what a crash in the middle of the second append leaves: part of its entry, the anchor not yet moved on
+    const whole = fs.readFileSync(p);
+    for (const [k, key] of [[180, requestKey(2)], [40, undefined]] as const) {
+      fs.writeFileSync(p, whole.subarray(0, acknowledged.length + k));
+      fs.writeFileSync(anchorPath(p), acknowledgedAnchor);
+      const seen: TornEntry[] = [];
+      const c = open(p, { onTornTail: (t) => seen.push(t) });
+      expect(seen.length).toBe(1);
+      expect(c.tornTail).toEqual(seen[0]);
+      expect(c.tornTail).toMatchObject({ offset: acknowledged.length, length: k });
+      if (key) {
+        expect(c.tornTail!.requestKey).toEqual(key);
+        expect(c.tornTail!.summary).toContain('request key');
+      } else expect(c.tornTail!.summary).toContain('cannot be decoded');
+      expect(c.spent(ROOT_ID)).toBe(100n);
+      expect(c.replayed).toBe(1);
+      c.close();
+    }
+  });
+
+  it('refuses a record that lost its content (ERR_RECORD_CORRUPT) unless opened as a new record', () => {
+    const p = tmpRecord();
+    const a = open(p);
+    recorded(a.decide(streamRequest(0, 100n)));
+    a.close();
+    fs.writeFileSync(p, new Uint8Array(0));
+    expect(codeOf(() => open(p))).toBe('ERR_RECORD_CORRUPT');
+    const b = open(p, { newRecord: true });
+    expect(b.replayed).toBe(0);
+    expect(b.spent(ROOT_ID)).toBe(0n);
+    b.close();
+    expect(codeOf(() => open(path.dirname(p)))).toBe('ERR_RECORD_IO');
   });
 
   it('refuses junk with a typed code and records nothing for it', () => {

@@ -12,6 +12,7 @@
 // response) is fsync'd. If the append fails, the in-memory gate is rebuilt from the record, so a decision that could
 // not be recorded leaves no debit anywhere, and the request is denied "unrecorded" (§11) without a receipt.
 import { bytesEqual, toHex } from '../bytes.ts';
+import type { CborValue } from '../cbor/index.ts';
 import { JcpError, isJcpError } from '../errors.ts';
 import { defaultEd25519, keyPairFromSeed, type Ed25519, type KeyPair } from '../identity/ed25519.ts';
 import type { DecisionRequest } from '../jcp/decide.ts';
@@ -25,8 +26,14 @@ import { openRecord, type DurableRecord, type RecordIo, type TornTail } from './
 
 /** How to open a durable enforcement point. */
 export interface DurablePointOptions {
-  /** The record file (created when absent). */
+  /** The record file (created when nothing exists at the path). */
   readonly path: string;
+  /**
+   * Start a new record where the file holds no record header (empty, or cut below its header) or only its anchor is
+   * left; without it such a record is refused ERR_RECORD_CORRUPT, because a record that lost its content is not a
+   * fresh budget (jcp §4.11).
+   */
+  readonly newRecord?: boolean;
   /** The steward that seals receipts: a key pair, or its 32-byte seed. */
   readonly steward: KeyPair | Uint8Array;
   /** Root-issuer keys honoured per resource (jcp §7); must be the same on every open of one record, or replay mismatches. */
@@ -35,11 +42,41 @@ export interface DurablePointOptions {
   readonly holder: string;
   readonly backend?: Ed25519;
   /** Called with a torn final entry found on open, before it is truncated away. */
-  readonly onTornTail?: (t: TornTail) => void;
+  readonly onTornTail?: (t: TornEntry) => void;
   /** The exclusive claim (default flock(2) via koffi); tests stand in a platform without one. */
   readonly exclusivity?: Exclusivity;
   /** File operations of append; tests make them fail. */
   readonly io?: RecordIo;
+}
+
+/**
+ * A torn final entry found on open and cut away: never acknowledged (an append is anchored before it returns, and only
+ * bytes past the anchored end are taken for a torn tail), so no decision anyone was told of is lost with it.
+ */
+export interface TornEntry extends TornTail {
+  /** The entry's kind (decision, outcome, revocation), where the torn bytes hold it whole. */
+  readonly kind?: string;
+  /** The decision's request key (jcp §11, the hash of the signed request), where the torn bytes hold it whole. */
+  readonly requestKey?: Uint8Array;
+  /** One line: where, how much, why, and what of the entry could be read. */
+  readonly summary: string;
+}
+
+/** What a torn tail held, as far as its bytes can be read. */
+export function describeTornTail(t: TornTail): TornEntry {
+  const kind = t.fields.get('kind');
+  const key: CborValue | undefined = t.fields.get('key');
+  const requestKey = key instanceof Uint8Array && key.length === 32 ? key : undefined;
+  const k = typeof kind === 'string' ? kind : undefined;
+  const read = requestKey
+    ? `a decision on request key ${toHex(requestKey)}`
+    : k
+      ? `a ${k} entry${k === 'decision' ? ' with no request key' : ''}`
+      : t.fields.size > 0
+        ? 'an entry whose kind was not written whole'
+        : 'the torn bytes cannot be decoded (no field of the entry was written whole)';
+  const summary = `a torn entry of ${t.length} byte(s) at byte ${t.offset}${t.declared !== undefined ? ` (of ${t.declared} declared)` : ''} was cut away, never acknowledged: ${t.why}; ${read}`;
+  return Object.freeze({ ...t, ...(k ? { kind: k } : {}), ...(requestKey ? { requestKey: requestKey.slice() } : {}), summary });
 }
 
 /** A decision that is in the record: its entry id names it to {@link DurablePoint.complete}. */
@@ -91,8 +128,8 @@ export interface DurablePoint {
    */
   readonly exclusive: true;
   readonly exclusivity: string;
-  /** The torn final entry found and removed on open, if any. */
-  readonly tornTail: TornTail | undefined;
+  /** The torn final entry found, reported and removed on open, if any. */
+  readonly tornTail: TornEntry | undefined;
   /** How many recorded entries were replayed on open. */
   readonly replayed: number;
   /** The allowed decisions found on open with no outcome, still unsettled. */
@@ -180,18 +217,20 @@ function parseRecorded(record: DurableRecord): RecordEntry[] {
 
 /**
  * Opens a durable enforcement point on the record at `opts.path`: takes the record exclusively (ERR_RECORD_LOCKED
- * naming the holder, ERR_RECORD_NO_EXCLUSIVITY where the platform has no exclusivity), reports and removes a torn
- * tail, replays every recorded entry through a fresh gate (ERR_RECORD_REPLAY_MISMATCH when a re-decision differs,
+ * naming the holder, ERR_RECORD_NO_EXCLUSIVITY where the platform has no exclusivity, ERR_RECORD_IO for a path that
+ * cannot hold a record), reports and removes a torn tail (one never acknowledged: see ./FORMAT.md), replays every recorded entry through a fresh gate (ERR_RECORD_REPLAY_MISMATCH when a re-decision differs,
  * ERR_RECORD_CORRUPT for a damaged record), and only then returns the point. On a throw the record is released.
  */
 export function openDurablePoint(opts: DurablePointOptions): DurablePoint {
   const backend = opts.backend ?? defaultEd25519();
   const steward = opts.steward instanceof Uint8Array ? keyPairFromSeed(opts.steward, backend) : opts.steward;
   const mk = (): EnforcementPoint => createEnforcementPoint({ steward, backend, ...(opts.trustRoots ? { trustRoots: opts.trustRoots } : {}) });
+  const onTorn = opts.onTornTail;
   const record = openRecord({
     path: opts.path,
     holder: opts.holder,
-    ...(opts.onTornTail ? { onTornTail: opts.onTornTail } : {}),
+    ...(opts.newRecord ? { newRecord: true } : {}),
+    ...(onTorn ? { onTornTail: (t: TornTail) => onTorn(describeTornTail(t)) } : {}),
     ...(opts.exclusivity ? { exclusivity: opts.exclusivity } : {}),
     ...(opts.io ? { io: opts.io } : {}),
   });
@@ -254,7 +293,7 @@ export function openDurablePoint(opts: DurablePointOptions): DurablePoint {
     path: opts.path,
     exclusive: true as const,
     exclusivity: (opts.exclusivity ?? platformExclusivity()).mechanism,
-    tornTail: record.tornTail,
+    tornTail: record.tornTail && describeTornTail(record.tornTail),
     replayed,
     unresolved(): readonly Unresolved[] {
       const out: Unresolved[] = [];

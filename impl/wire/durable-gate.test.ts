@@ -11,7 +11,7 @@ import { grantId, mintGrant } from '../jcp/grant.ts';
 import { openDurablePoint } from '../durable/point.ts';
 import { verifyReceipt } from '../receipt/verify.ts';
 import { decodeWireReply, encodeWireRequest, signWireRequest } from './codec.ts';
-import { durableWireGate } from './durable-gate.ts';
+import { durableWireGate, tornTailLine } from './durable-gate.ts';
 import { createWireServer } from './server.ts';
 
 const alice = keyPairFromSeed(deriveSeed('alice'));
@@ -44,6 +44,30 @@ describe('the wire over a durable point', () => {
       const again = await createWireServer({ gate: durableWireGate(p2, steward), now_s: () => T0 + 5n }).handle(body);
       expect(toHex(again)).toBe(toHex(first));
       expect(p2.spent(grantId(sg.grant))).toBe(300n);
+    } finally {
+      p2.close();
+    }
+  });
+
+  it('says once, when the gate is made, what torn tail the record lost on open; says nothing when there was none', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jcp-wire-durable-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'record');
+    const p1 = openDurablePoint({ path: file, steward, holder: 'wire-test' });
+    const lines: string[] = [];
+    durableWireGate(p1, steward, undefined, (l) => lines.push(l));
+    expect(lines).toEqual([]);
+    expect(tornTailLine(p1)).toBeUndefined();
+    p1.close();
+    // 5 bytes of an append's length header, a crash cut short past the acknowledged (anchored) end
+    fs.appendFileSync(file, new Uint8Array(5).fill(0x5a));
+    const p2 = openDurablePoint({ path: file, steward, holder: 'wire-test' });
+    try {
+      durableWireGate(p2, steward, undefined, (l) => lines.push(l));
+      expect(lines.length).toBe(1);
+      expect(lines[0]).toContain(file);
+      expect(lines[0]).toContain('torn entry of 5 byte(s)');
+      expect(lines[0]).toBe(tornTailLine(p2));
     } finally {
       p2.close();
     }

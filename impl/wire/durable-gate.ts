@@ -6,12 +6,24 @@ import type { DurablePoint } from '../durable/point.ts';
 import { sealWireRefusal, type WireGate } from './server.ts';
 
 /**
+ * The line an endpoint logs when opening its record cut a torn final entry away (jcp §4.11: what the record lost is
+ * said, never silent), naming the record, where, how much and what of it could be read; undefined when there was none.
+ */
+export function tornTailLine(point: DurablePoint): string | undefined {
+  const t = point.tornTail;
+  return t && `jcp/1 endpoint: record ${point.path}: ${t.summary}`;
+}
+
+/**
  * A {@link WireGate} over a durable point. `steward` must be the key the point seals with (its refusals are sealed by
  * the wire under the same steward). A request the point could not record reaches the server as ERR_WIRE_UNRECORDED,
- * which the server answers deny unrecorded, sealed but debiting nothing and remembered nowhere.
+ * which the server answers deny unrecorded, sealed but debiting nothing and remembered nowhere. `log`, when given, is
+ * told once, here, of a torn tail the point's open cut away ({@link tornTailLine}).
  */
-export function durableWireGate(point: DurablePoint, steward: KeyPair, backend: Ed25519 = defaultEd25519()): WireGate {
+export function durableWireGate(point: DurablePoint, steward: KeyPair, backend: Ed25519 = defaultEd25519(), log?: (line: string) => void): WireGate {
   if (steward.did !== point.steward) throw new JcpError('ERR_BAD_ARGUMENT', `the sealing key ${steward.did} is not the durable point's steward ${point.steward}`);
+  const torn = tornTailLine(point);
+  if (torn !== undefined && log) log(torn);
   return Object.freeze({
     steward: point.steward,
     decideOnce(key, req, encode) {

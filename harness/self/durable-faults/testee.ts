@@ -1,8 +1,9 @@
 // Testees that break one rule of jcp §4.11 on purpose, for harness/self/durable-crash.test.ts: the reference adapter
 // behind the testee protocol, with ONE fault in how a restart treats the durable record, chosen by the first argument:
-//   forget-acknowledged   each durable.open first cuts the record's last whole entry away, so after a kill that came
-//                         once a decision was answered, an acknowledged allow is gone ("MUST record every allowed
-//                         decision durably"; "Its energy MUST stay debited")
+//   forget-acknowledged   each durable.open first cuts the record's last whole entry away and re-anchors what is left
+//                         (the reference alone would refuse the cut record), so after a kill that came once a
+//                         decision was answered, an acknowledged allow is gone ("MUST record every allowed decision
+//                         durably"; "Its energy MUST stay debited")
 //   redecide-last         each durable.open, once the record is replayed, decides again the last durable.decide it was
 //                         sent before the restart (kept in a side file beside the record): a decision already recorded
 //                         is debited a second time ("re-establish the spend from that record")
@@ -13,7 +14,7 @@ import fs from 'node:fs';
 import { createReferenceAdapter } from '../../adapter/reference.ts';
 import { respond, type Adapter } from '../../adapter/respond.ts';
 import { encodeFrame, FrameReader } from '../../protocol/framing.ts';
-import { decodeCanonical, readRecordFile, type CborMap } from '../../oracle.ts';
+import { anchorRecord, decodeCanonical, readRecordFile, type CborMap } from '../../oracle.ts';
 
 const fault = process.argv[2] ?? '';
 if (!['', 'forget-acknowledged', 'redecide-last'].includes(fault)) {
@@ -50,7 +51,11 @@ const adapter: Adapter = {
       if (fault === 'forget-acknowledged' && fs.existsSync(record)) {
         const scan = readRecordFile(record);
         const lastAt = scan.offsets.at(-1);
-        if (lastAt !== undefined) fs.truncateSync(record, lastAt);
+        if (lastAt !== undefined) {
+          fs.truncateSync(record, lastAt);
+          // and its anchor made to agree, as a record with no anchor would: what the reference itself refuses
+          anchorRecord(record, 'durable-faults');
+        }
       }
       const opened = reference.handle(op, args) as { point: string; replayed: bigint };
       records.set(opened.point, record);
