@@ -931,7 +931,16 @@ function durableHandlers(): Record<string, (a: CborMap) => CborInput> {
       if (a.has('trust_roots')) for (const [k, v] of map(a.get('trust_roots'), 'trust_roots')) roots[String(k)] = texts(v, `trust_roots.${String(k)}`);
       // simulate "no-exclusivity": a platform whose lock call fails as flock(2) does where it is unsupported (ENOSYS)
       const noExclusivity = a.has('simulate') ? { exclusivity: { mechanism: 'none (simulated)', claim: () => ({ ok: false as const, held: false as const, why: 'the platform cannot provide exclusivity (simulated)' }) } } : {};
-      const p = openDurablePoint({ path: text(a, 'path'), holder: text(a, 'holder'), steward: keyPairFromSeed(bytes(a, 'steward_seed')), trustRoots: roots, ...noExclusivity });
+      const opts = { path: text(a, 'path'), holder: text(a, 'holder'), steward: keyPairFromSeed(bytes(a, 'steward_seed')), trustRoots: roots, ...noExclusivity };
+      let p: DurablePoint;
+      try {
+        p = openDurablePoint(opts);
+      } catch (e) {
+        // impl/durable answers every bad path with a typed code; anything else the file system throws is still an
+        // answer to this request (ERR_RECORD_IO naming the path), never the end of the testee
+        if (e instanceof JcpError) throw e;
+        throw new JcpError('ERR_RECORD_IO', `record ${opts.path}: opening it failed: ${e instanceof Error ? e.message : String(e)}`, { path: opts.path }, { cause: e });
+      }
       const id = `d${next++}`;
       durables.set(id, p);
       return { point: id, replayed: BigInt(p.replayed), exclusive: p.exclusive ? 'yes' : 'no' };

@@ -3,11 +3,14 @@
 // it sees a process a kill of the wrapper alone would leave; and testees that break one rule of jcp §4.11 on purpose
 // (./durable-faults/testee.ts) fail the check of the clause they break — forgetting an acknowledged allow fails
 // record-allowed-durably, deciding a recorded request again on restart fails re-establish-before-deciding alone.
+// Last, the reference testee's durable.open on a path that cannot hold a record, or on a record that lost its content:
+// a typed answer, and the testee goes on answering.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundledScript, CRASH_CHECKS, groupMembers, runDurableCrash, shellQuote, startTestee, type CrashResult } from '../drivers/process-control.ts';
+import { bundledScript, CRASH_CHECKS, CRASH_STEWARD, groupMembers, referenceTesteeCommand, runDurableCrash, shellQuote, startTestee, type CrashResult } from '../drivers/process-control.ts';
+import { Implementation, TesteeError } from '../implementation.ts';
 
 let dir: string;
 beforeAll(() => {
@@ -73,4 +76,34 @@ describe('the durable crash loop', () => {
     expect(CRASH_CHECKS.reestablished.problems(r).filter((p) => p.startsWith('excess: '))).not.toEqual([]);
     expect(CRASH_CHECKS.acknowledged.problems(r)).toEqual([]);
   }, 120_000);
+});
+
+describe("the reference testee's durable.open where no record can be opened", () => {
+  it('answers a typed error naming the path (a directory, a missing folder, a device, an emptied record) and goes on answering', async () => {
+    const t = startTestee(await referenceTesteeCommand());
+    try {
+      const impl = new Implementation(t.transport);
+      const d = fs.mkdtempSync(path.join(dir, 'bad-paths-'));
+      const emptied = path.join(d, 'emptied.rec');
+      fs.writeFileSync(emptied, '');
+      const cases: [string, string][] = [
+        [d, 'ERR_RECORD_IO'],
+        [path.join(d, 'no-such-folder', 'decisions.rec'), 'ERR_RECORD_IO'],
+        [emptied, 'ERR_RECORD_CORRUPT'],
+      ];
+      if (fs.existsSync('/dev/null')) cases.push(['/dev/null', 'ERR_RECORD_IO']);
+      for (const [p, code] of cases) {
+        const e = await impl.openDurable(p, 'holder', CRASH_STEWARD.seed).then(() => undefined, (x: unknown) => x);
+        expect(e instanceof TesteeError && e.code, p).toBe(code);
+        expect((e as Error).message, p).toContain(p);
+      }
+      // the same process answers the next request: a record on a good path opens
+      const ok = await impl.openDurable(path.join(d, 'decisions.rec'), 'holder', CRASH_STEWARD.seed);
+      expect(ok.replayed).toBe(0n);
+      await ok.close();
+      expect(await t.kill()).toEqual([]);
+    } finally {
+      await t.kill();
+    }
+  }, 60_000);
 });

@@ -382,7 +382,7 @@ export function readRecordFile(file: string): RecordScan {
     checkAnchor(scan, a ? readAnchor(a) : undefined, file);
     return scan;
   } catch (e) {
-    throw isJcpError(e) ? e : ioError(e, file, 'reading it');
+    throw named(e, file, 'reading it');
   }
 }
 
@@ -598,8 +598,16 @@ export function openRecord(opts: OpenRecordOptions): DurableRecord {
   try {
     return openClaimed(opts);
   } catch (e) {
-    throw isJcpError(e) ? e : ioError(e, opts.path, 'opening it');
+    throw named(e, opts.path, 'opening it');
   }
+}
+
+/** `e` as a typed error that names the record: corruption found by the (path-less) scan gets the path; an fs error becomes ERR_RECORD_IO. */
+function named(e: unknown, file: string, what: string): JcpError {
+  if (!isJcpError(e)) return ioError(e, file, what);
+  if (e.code !== 'ERR_RECORD_CORRUPT' || e.message.includes(`record ${file}`)) return e;
+  const why = e.message.slice(`${e.code}: `.length);
+  return new JcpError(e.code, `record ${file}: ${why}`, { path: file, ...e.detail }, { cause: e });
 }
 
 function openClaimed(opts: OpenRecordOptions): DurableRecord {
@@ -761,6 +769,6 @@ export function anchorRecord(file: string, holder: string, opts: { exclusivity?:
       fs.closeSync(fd);
     }
   } catch (e) {
-    throw isJcpError(e) ? e : ioError(e, file, 'anchoring it');
+    throw named(e, file, 'anchoring it');
   }
 }
