@@ -144,9 +144,12 @@ export interface WireServer {
 
 const systemClock = (): bigint => BigInt(Math.floor(Date.now() / 1000));
 
+/** How the message of a refusal begins when the endpoint met an error it did not type (a bug, never a verdict). */
+export const UNTYPED_REFUSAL_PREFIX = 'the endpoint could not decide the request: ';
+
 function refusal(e: unknown): Uint8Array {
   if (isJcpError(e)) return encodeWireRefusal({ error: e.code, message: e.message });
-  return encodeWireRefusal({ error: 'ERR_BAD_ARGUMENT', message: `the endpoint could not decide the request: ${e instanceof Error ? e.message : String(e)}` });
+  return encodeWireRefusal({ error: 'ERR_BAD_ARGUMENT', message: `${UNTYPED_REFUSAL_PREFIX}${e instanceof Error ? e.message : String(e)}` });
 }
 
 /** Creates a jcp/1 endpoint over a gate. */
