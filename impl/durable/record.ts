@@ -176,8 +176,11 @@ function readableFields(body: Uint8Array): Map<string, CborValue> {
   if (body.length === 0 || body[0]! >> 5 !== 5) return out;
   const info = body[0]! & 0x1f;
   if (info > 27) return out;
-  let p = info < 24 ? 1 : 1 + (1 << (info - 24)); // past the map's own header
-  for (;;) {
+  const width = info < 24 ? 0 : 1 << (info - 24);
+  let pairs = info;
+  if (width > 0) for (let i = 0, x = 0; i < width; i++) pairs = x = x * 256 + (body[1 + i] ?? 0);
+  let p = 1 + width; // past the map's own header
+  for (let i = 0; i < pairs; i++) {
     const k = itemEnd(body, p);
     if (k === undefined) return out;
     const v = itemEnd(body, k);
@@ -191,6 +194,7 @@ function readableFields(body: Uint8Array): Map<string, CborValue> {
     }
     p = v;
   }
+  return out;
 }
 
 function parseHeader(v: CborValue): RecordHeader | undefined {
@@ -606,7 +610,7 @@ export function openRecord(opts: OpenRecordOptions): DurableRecord {
 function named(e: unknown, file: string, what: string): JcpError {
   if (!isJcpError(e)) return ioError(e, file, what);
   if (e.code !== 'ERR_RECORD_CORRUPT' || e.message.includes(`record ${file}`)) return e;
-  const why = e.message.slice(`${e.code}: `.length);
+  const why = e.message.slice(`${e.code}: `.length).replace(/^record /, '');
   return new JcpError(e.code, `record ${file}: ${why}`, { path: file, ...e.detail }, { cause: e });
 }
 
@@ -640,7 +644,14 @@ function openClaimed(opts: OpenRecordOptions): DurableRecord {
       } else if (tries > 3) throw new JcpError('ERR_RECORD_IO', `record ${file}: it keeps appearing and disappearing while being created`, { path: file });
       continue;
     }
-    const f = fs.openSync(file, O_OPEN);
+    let f: number;
+    try {
+      f = fs.openSync(file, O_OPEN);
+    } catch (e) {
+      // removed between the look-up and the open: look again
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && tries < 3) continue;
+      throw e;
+    }
     try {
       claimRecord(f, file, opts.holder, opts.exclusivity);
       const fst = fs.fstatSync(f);
