@@ -1,8 +1,10 @@
 // The wire endpoint over impl/durable's point (jcp §11 "That holds across a restart"): a request decided before a
 // restart, presented again after it, gets its first response byte for byte and is not debited again.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toHex } from '../bytes.ts';
 import { deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
@@ -19,6 +21,7 @@ const bob = keyPairFromSeed(deriveSeed('bob'));
 const steward = keyPairFromSeed(deriveSeed('steward'));
 const resource = contentId({ resource: 'tool:search' });
 const T0 = 1_700_000_000n;
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
@@ -72,4 +75,33 @@ describe('the wire over a durable point', () => {
       p2.close();
     }
   });
+
+  it('the endpoint (main.ts) says a torn tail on stderr and listens; a record it cannot open it says with its code, exiting 1', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jcp-wire-main-'));
+    dirs.push(dir);
+    const main = path.join(ROOT, 'impl', 'wire', 'main.ts');
+    const refused = spawnSync(process.execPath, ['--import', 'tsx', main, '--record', dir], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('ERR_RECORD_IO');
+    expect(refused.stderr).toContain(dir);
+    const file = path.join(dir, 'record');
+    openDurablePoint({ path: file, steward, holder: 'wire-test' }).close();
+    fs.appendFileSync(file, new Uint8Array(3));
+    const child = spawn(process.execPath, ['--import', 'tsx', main, `unix:${path.join(dir, 'sock')}`, '--record', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    try {
+      // both lines, each on its own pipe: the torn tail on stderr, then "listening" on stdout
+      await new Promise<void>((resolve, reject) => {
+        const both = () => out.includes('\n') && err.includes('torn entry') && resolve();
+        child.stdout.setEncoding('utf8').on('data', (d: string) => ((out += d), both()));
+        child.stderr.setEncoding('utf8').on('data', (d: string) => ((err += d), both()));
+        child.on('exit', (code) => reject(new Error(`the endpoint exited ${code}: ${err}`)));
+      });
+      expect(out).toMatch(/^listening unix:/);
+      expect(err).toContain(`record ${file}: a torn entry of 3 byte(s)`);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 120_000);
 });
