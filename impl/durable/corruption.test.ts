@@ -161,6 +161,16 @@ describe('a record with a bit flipped', () => {
     }
   });
 
+  it('refuses zeros over an acknowledged entry (zeros are taken for an unwritten append only past the anchored end)', () => {
+    for (const i of [0, 1, 2]) {
+      const bad = good.slice();
+      bad.fill(0, offsets[i]!, i === 2 ? good.length : offsets[i + 1]!);
+      const o = attempt(bad);
+      noSilentLoss(o, `entry #${i} zeroed`);
+      expect(refused(o), `entry #${i} zeroed`).toBe('ERR_RECORD_CORRUPT');
+    }
+  });
+
   it('opens with every entry when one bit of the anchor flips (its other slot holds the state before), and refuses a lost anchor', () => {
     for (let i = 0; i < ANCHOR_BYTES; i++) {
       const bad = anchor.slice();
