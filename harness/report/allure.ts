@@ -72,20 +72,85 @@ export function timings(judged: readonly Judged[], runStart: number): Array<{ st
   });
 }
 
-/** A transcript's exchanges: its `exchanges` list when it has one, else the transcript itself as one exchange. */
-function exchangesOf(transcript: unknown): Array<Record<string, unknown>> {
-  if (!transcript || typeof transcript !== 'object') return [];
-  const list = (transcript as { exchanges?: unknown }).exchanges;
-  if (Array.isArray(list)) return list.filter((x): x is Record<string, unknown> => !!x && typeof x === 'object');
-  return [transcript as Record<string, unknown>];
+/**
+ * The most characters one transcript attachment holds. A transcript over it is shown by its first and last
+ * exchanges (each field cut to an eighth of it): a single-file report embeds every attachment, and stays one a
+ * browser opens. The record keeps the transcript whole.
+ */
+export const ATTACHMENT_LIMIT = 256 * 1024;
+
+/** An exchange with its number among all the test's exchanges (counting those the driver left out). */
+interface Numbered {
+  readonly n: number;
+  readonly x: Readonly<Record<string, unknown>>;
 }
 
-/** The exchanges as text: per exchange, each field on its own line (op, request and response hex, diagnostic notation). */
-export function exchangesText(transcript: unknown): string {
-  const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v, null, 2));
-  return exchangesOf(transcript)
-    .map((x, i) => [`exchange ${i + 1}${typeof x['op'] === 'string' ? `: ${x['op']}` : ''}`, ...Object.entries(x).filter(([k]) => k !== 'op').map(([k, v]) => `  ${k}: ${text(v).replace(/\n/g, '\n    ')}`)].join('\n'))
-    .join('\n\n');
+const cutField = (v: unknown, max: number): unknown => (typeof v === 'string' && v.length > max ? `${v.slice(0, max)}… (${v.length - max} more characters in record.jsonl)` : v);
+const cutFields = (x: Readonly<Record<string, unknown>>, max: number) => Object.fromEntries(Object.entries(x).map(([k, v]) => [k, cutField(v, max)]));
+
+/**
+ * A transcript (harness/report/record-reporter.ts TestLine) in parts: its exchanges numbered (the driver keeps the
+ * first `left_out.after` and the last ones of a long test), and the rest: the evidence of a testee that failed as
+ * a program. A transcript without an `exchanges` list is one exchange.
+ */
+function partsOf(transcript: object): { list: Numbered[]; rest: Record<string, unknown> } {
+  const { exchanges, left_out, ...rest } = transcript as { exchanges?: unknown; left_out?: { count?: unknown; after?: unknown } } & Record<string, unknown>;
+  if (!Array.isArray(exchanges)) return { list: [{ n: 1, x: transcript as Record<string, unknown> }], rest: {} };
+  const gap = left_out && Number.isInteger(left_out.after) && Number.isInteger(left_out.count) ? { at: left_out.after as number, count: left_out.count as number } : undefined;
+  const kept = exchanges.filter((x): x is Record<string, unknown> => !!x && typeof x === 'object');
+  return { list: kept.map((x, i) => ({ n: i + 1 + (gap && i >= gap.at ? gap.count : 0), x })), rest };
+}
+
+/** The exchanges within `limit` characters: all of them when they fit, else the first and the last that do. */
+function bounded(list: readonly Numbered[], limit: number): { list: Numbered[]; cut: boolean } {
+  const size = (e: Numbered) => JSON.stringify(e.x).length;
+  if (list.reduce((a, e) => a + size(e), 0) <= limit) return { list: [...list], cut: false };
+  const each = list.map((e) => ({ n: e.n, x: cutFields(e.x, limit / 8) }));
+  const head: Numbered[] = [];
+  const tail: Numbered[] = [];
+  let used = 0;
+  for (const e of each) if ((used += size(e)) <= limit / 2) head.push(e); else break;
+  used = 0;
+  for (let i = each.length - 1; i >= head.length; i--) if ((used += size(each[i]!)) <= limit / 2) tail.unshift(each[i]!); else break;
+  return { list: [...head, ...tail], cut: true };
+}
+
+/** One exchange, or one piece of evidence, as text: its op, then each other field on a line of its own. */
+function block(title: string, x: Readonly<Record<string, unknown>>): string {
+  const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v, null, 2)).replace(/\n/g, '\n    ');
+  const fields = Object.entries(x).filter(([k]) => k !== 'op');
+  return [`${title}${typeof x['op'] === 'string' ? `: ${x['op']}` : ''}`, ...fields.map(([k, v]) => `  ${k}: ${text(v)}`)].join('\n');
+}
+
+/**
+ * A test's transcript as text: each exchange in order with its request and response as hex and in diagnostic
+ * notation, a line where exchanges were left out (by the driver's bound, or this view's ATTACHMENT_LIMIT), and the
+ * evidence of a testee that failed as a program (the request it gave no valid answer to, what it sent, its stderr).
+ */
+export function exchangesText(transcript: unknown, limit = ATTACHMENT_LIMIT): string {
+  if (!transcript || typeof transcript !== 'object') return '';
+  const { list, rest } = partsOf(transcript);
+  const shown = bounded(list, limit).list;
+  const parts: string[] = [];
+  let last = 0;
+  for (const e of shown) {
+    if (e.n > last + 1) parts.push(`… ${e.n - last - 1} exchange(s) left out here (record.jsonl holds what the driver kept)`);
+    parts.push(block(`exchange ${e.n}`, e.x));
+    last = e.n;
+  }
+  const total = list.at(-1)?.n ?? 0;
+  if (total > last) parts.push(`… ${total - last} exchange(s) left out here (record.jsonl holds what the driver kept)`);
+  if (Object.keys(rest).length) parts.push(block('the failure (no valid answer)', cutFields(rest, limit / 8)));
+  return parts.join('\n\n');
+}
+
+/** The transcript attachment's JSON: the transcript as the record holds it, or within `limit` its first and last exchanges, each numbered. */
+export function transcriptJson(transcript: unknown, limit = ATTACHMENT_LIMIT): string {
+  const whole = JSON.stringify(transcript, null, 2);
+  if (whole.length <= limit || !transcript || typeof transcript !== 'object') return whole;
+  const { list, rest } = partsOf(transcript);
+  const shown = bounded(list, limit).list;
+  return JSON.stringify({ cut: `${shown.length} of ${list.at(-1)?.n ?? 0} exchanges, numbered, each field within ${limit / 8} characters: record.jsonl holds what the driver kept`, exchanges: shown.map((e) => ({ number: e.n, ...e.x })), ...cutFields(rest, limit / 8) }, null, 2);
 }
 
 /**
@@ -176,8 +241,10 @@ export function writeAllure(dir: string, judged: readonly Judged[], uuidOf: (id:
     });
     const attach = (name: string, body: string, contentType: ContentType) => runtime.writeAttachment(handle, undefined, name, Buffer.from(body), { contentType });
     if (t.transcript && status !== Status.PASSED) {
-      attach('transcript.json', JSON.stringify(t.transcript, null, 2), ContentType.JSON);
+      attach('transcript.json', transcriptJson(t.transcript), ContentType.JSON);
       attach('exchanges (request and response: hex, diagnostic notation)', exchangesText(t.transcript), ContentType.TEXT);
+      const stderr = (t.transcript as { readonly stderr?: unknown }).stderr;
+      if (typeof stderr === 'string' && stderr.length) attach('testee stderr', String(cutField(stderr, ATTACHMENT_LIMIT)), ContentType.TEXT);
     }
     for (const path of caseFilesOf(t, casesDir, header?.seed)) runtime.writeAttachment(handle, undefined, `case ${basename(path)}`, path, { contentType: ContentType.JSON });
     if (t.reason && (NEUTRAL.has(t.outcome) || t.outcome === 'unimplemented')) attach(`why ${t.outcome}`, `${t.reason}${t.needs ? `\nneeds: ${t.needs}` : ''}\n`, ContentType.TEXT);

@@ -203,6 +203,26 @@ describe('input errors: one line naming the file', () => {
   });
 });
 
+describe('report --html: refusals, one line each', () => {
+  it('refuses a missing folder argument or a missing --html, and a folder that is missing, a file, or holds no results', () => {
+    expect(expectOneLine(cli('report', '--html'))).toContain('<report-dir>');
+    expect(expectOneLine(cli('report', TMP))).toContain('--html');
+    expect(expectOneLine(cli('report', '--html', TMP, 'stray'))).toContain('"stray"');
+    expect(expectOneLine(cli('report', '--html', join(TMP, 'no-such-report')))).toContain('no such folder');
+    const file = join(TMP, 'a-report-file');
+    writeFileSync(file, 'not a folder');
+    expect(expectOneLine(cli('report', '--html', file))).toContain('is a file');
+    const bare = join(TMP, 'bare-report');
+    mkdirSync(bare);
+    expect(expectOneLine(cli('report', '--html', bare))).toContain('no allure-results folder');
+    mkdirSync(join(bare, 'allure-results'));
+    writeFileSync(join(bare, 'allure-results', 'environment.properties'), 'seed = 1\n');
+    expect(expectOneLine(cli('report', '--html', bare))).toContain('holds no test result');
+    // nothing was rendered for a refused folder
+    expect(existsSync(join(bare, 'allure-report'))).toBe(false);
+  });
+});
+
 describe('a certificate claims only what ran', () => {
   it('is refused a run with no test, an incomplete run, and a run that left a requested class untested', () => {
     const c1 = { classes: ['jcp:C1'] };
