@@ -10,7 +10,7 @@ import { concatBytes } from '../bytes.ts';
 import { blake3 } from '../hash/blake3.ts';
 import type { CborInput } from '../cbor/index.ts';
 import { isJcpError } from '../errors.ts';
-import { anchorPath, entryHash, frameEntry, openRecord, readRecordFile, recordHead, RECORD_MAGIC, scanRecord, type RecordIo, type TornTail } from './record.ts';
+import { anchorPath, anchorRecord, entryHash, frameEntry, openRecord, readRecordFile, recordHead, RECORD_MAGIC, scanRecord, type RecordIo, type TornTail } from './record.ts';
 
 const dirs: string[] = [];
 function tmpRecord(): string {
@@ -175,6 +175,21 @@ describe('openRecord', () => {
     expect(again.header.createdBy).toBe('creator');
     again.close();
     expect(fs.existsSync(anchorPath(p))).toBe(true);
+  });
+
+  it('refuses a record whose anchor is lost until an operator anchors it as it stands (anchorRecord), under its claim', () => {
+    const p = tmpRecord();
+    const w = openRecord({ path: p, holder: 'test' });
+    for (const b of bodies) w.append(b);
+    w.close();
+    fs.rmSync(anchorPath(p));
+    expect(codeOf(() => openRecord({ path: p, holder: 'test' }))).toBe('ERR_RECORD_CORRUPT');
+    expect(anchorRecord(p, 'operator')).toMatchObject({ count: 3, end: fs.statSync(p).size });
+    const r = openRecord({ path: p, holder: 'test' });
+    expect(r.entries.length).toBe(3);
+    // while it is held, anchoring is refused like any second writer
+    expect(codeOf(() => anchorRecord(p, 'operator'))).toBe('ERR_RECORD_LOCKED');
+    r.close();
   });
 
   it('answers ERR_RECORD_IO naming the path and what is wrong for a path that cannot hold a record', () => {
