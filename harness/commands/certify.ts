@@ -19,6 +19,8 @@ import { expectationsFor, ExpectationFileError, judge, readExpectations, type Ex
 import { readTestRecord, runCompleted } from '../report/record-reporter.ts';
 import { classRows, junitXml, markdownSummary, terminalTable, writeAllure, type Footer, type Header } from '../report/record.ts';
 import { certificatePayload, developmentKey, sealCertificate } from '../report/certificate.ts';
+import { BADGE_FILE, badgeSvg } from '../report/badge.ts';
+import { conformancePage, PAGE_FILE, readCases, type CertificateLine } from '../report/page.ts';
 import { blake3, keyPairFromSeed, toHex, type KeyPair } from '../oracle.ts';
 import { DEEP_RUNS, DEFAULT_RUNS } from '../property/differential.ts';
 import { foldTranscript, prepareTranscriptFolder, transcriptFolderOf } from '../transcript/certify.ts';
@@ -145,13 +147,13 @@ function removeStaleCertificate(reportDir: string): boolean {
 export const RUNNER_LOG = 'runner.log';
 
 /**
- * Removes from `dir` what a certify run writes there — and only that: the record, the reports, the certificate, the
- * runner's log, the Allure result files and the differential properties' case files (an expectation file and a
- * transcript folder are the user's, and stay). Returns what it removed.
+ * Removes from `dir` what a certify run writes there — and only that: the record, the reports (the conformance page
+ * and badge among them), the certificate, the runner's log, the Allure result files and the differential properties'
+ * case files (an expectation file and a transcript folder are the user's, and stay). Returns what it removed.
  */
 export function removeStaleReports(dir: string): string[] {
   const removed: string[] = [];
-  for (const f of ['tests.jsonl', 'record.jsonl', 'junit.xml', 'summary.md', CERTIFICATE_FILE, RUNNER_LOG]) {
+  for (const f of ['tests.jsonl', 'record.jsonl', 'junit.xml', 'summary.md', PAGE_FILE, BADGE_FILE, CERTIFICATE_FILE, RUNNER_LOG]) {
     const p = join(dir, f);
     if (existsSync(p) && statSync(p).isFile()) {
       rmSync(p);
@@ -389,6 +391,10 @@ export async function certify(a: Parsed): Promise<number> {
     const cert = sealCertificate(certificatePayload(header, footer, rows, digestFile(recordPath), certKey.did, issued, transcript?.root), certKey);
     writeFileSync(join(reportDir, CERTIFICATE_FILE), cert);
   }
+  // the conformance page and the badge: derived from the record, the case files and the certificate just written
+  const certificateLine: CertificateLine = reasons.length ? { reasons } : { signer: certKey.did, digest: digestFile(join(reportDir, CERTIFICATE_FILE)), algorithm: 'blake3' };
+  writeFileSync(join(reportDir, PAGE_FILE), conformancePage({ header, footer, rows, judged, certificate: certificateLine, cases: readCases(casesDir), casesDir }));
+  writeFileSync(join(reportDir, BADGE_FILE), badgeSvg(rows, complete));
 
   console.log(`\n${terminalTable(rows)}\n`);
   const bad = judged.filter((t) => t.unexpected);
@@ -406,9 +412,9 @@ export async function certify(a: Parsed): Promise<number> {
   console.log(`\n${judged.length} tests: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}; ${unexpected} unexpected`);
   if (reasons.length) {
     noCertificate(reportDir, reasons);
-    console.log(`reports in ${reportDir}: record.jsonl, junit.xml, summary.md, allure-results/ (no certificate)`);
+    console.log(`reports in ${reportDir}: record.jsonl, junit.xml, summary.md, allure-results/, ${PAGE_FILE}, ${BADGE_FILE} (no certificate)`);
     return 1;
   }
-  console.log(`reports in ${reportDir}: record.jsonl, junit.xml, summary.md, allure-results/, ${CERTIFICATE_FILE} (signed by ${certKey.did}${development ? ', the development key: set JCP_CERT_SEED_HEX to certify with your own' : ''})`);
+  console.log(`reports in ${reportDir}: record.jsonl, junit.xml, summary.md, allure-results/, ${PAGE_FILE}, ${BADGE_FILE}, ${CERTIFICATE_FILE} (signed by ${certKey.did}${development ? ', the development key: set JCP_CERT_SEED_HEX to certify with your own' : ''})`);
   return unexpected === 0 && complete ? 0 : 1;
 }
