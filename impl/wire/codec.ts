@@ -118,61 +118,83 @@ export function frameMessage(body: Uint8Array, cap = WIRE_MAX_MESSAGE_BYTES): Ui
   return out;
 }
 
+/** A body longer than this is gathered into one buffer of its declared length once this much of it has arrived. */
+const GATHER_AT = 64 * 1024;
+
 /**
  * Splits a byte stream into message bodies: handles a message split over several reads and several messages in one
  * read. A declared length over the cap throws ERR_WIRE_OVERSIZE before any of that body is buffered; the stream is
- * then out of step and must be closed. Bodies are returned raw (the caller decodes, so it can key on the exact bytes).
+ * then out of step and must be closed. Bodies are returned raw (the caller decodes, so it can key on the exact bytes),
+ * each a copy on an ArrayBuffer of its own: the reader keeps nothing of a chunk it was given. A large body is held
+ * as the pieces that came until GATHER_AT bytes of it have, then in one buffer of its declared length (so a sender
+ * makes it allocate at most cap / GATHER_AT times what it sent, and a large partial frame is one allocation that is
+ * freed whole when the reader is dropped).
  */
 export class WireFrameReader {
-  private chunks: Uint8Array[] = [];
-  private held = 0;
+  private readonly head = new Uint8Array(4);
+  private headHave = 0;
+  /** The declared length of the body being read; -1 while a header is. */
+  private want = -1;
+  private parts: Uint8Array[] = [];
+  private whole: Uint8Array | undefined;
+  private have = 0;
   constructor(readonly cap = WIRE_MAX_MESSAGE_BYTES) {}
 
-  /** Bytes buffered that are not yet a whole message. */
+  /** Bytes buffered that are not yet a whole message (a partial header, or a header and part of its body). */
   get pending(): number {
-    return this.held;
+    return this.want < 0 ? this.headHave : 4 + this.have;
   }
 
-  private take(n: number): Uint8Array {
-    const out = new Uint8Array(n);
-    let at = 0;
-    while (at < n) {
-      const c = this.chunks[0]!;
-      const k = Math.min(c.length, n - at);
-      out.set(c.subarray(0, k), at);
-      at += k;
-      if (k === c.length) this.chunks.shift();
-      else this.chunks[0] = c.subarray(k);
+  private body(): Uint8Array {
+    let b = this.whole;
+    if (!b) {
+      b = new Uint8Array(this.want);
+      let at = 0;
+      for (const p of this.parts) {
+        b.set(p, at);
+        at += p.length;
+      }
     }
-    this.held -= n;
-    return out;
+    this.want = -1;
+    this.parts = [];
+    this.whole = undefined;
+    this.have = 0;
+    return b;
   }
 
-  private peekLength(): number {
-    // the 4 length bytes may straddle reads: join what is held into one chunk first (rare: a read under 4 bytes)
-    if (this.chunks[0]!.length < 4) {
-      const all = this.take(this.held);
-      this.chunks = [all];
-      this.held = all.length;
-    }
-    const h = this.chunks[0]!;
-    return new DataView(h.buffer, h.byteOffset, 4).getUint32(0, false);
-  }
-
-  /** Appends `chunk` and returns every message body now complete. */
+  /** Reads `chunk` and returns every message body now complete. */
   push(chunk: Uint8Array): Uint8Array[] {
-    if (chunk.length > 0) {
-      this.chunks.push(chunk);
-      this.held += chunk.length;
-    }
     const out: Uint8Array[] = [];
-    while (this.held >= 4) {
-      const len = this.peekLength();
-      // jcp §11: "A receiver MUST reject a message longer than its declared cap"
-      if (len > this.cap) throw new JcpError('ERR_WIRE_OVERSIZE', `a message declares ${len} bytes, over the ${this.cap}-byte cap`, { declared: len, cap: this.cap });
-      if (this.held < 4 + len) break;
-      this.take(4);
-      out.push(this.take(len));
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.want < 0) {
+        const k = Math.min(4 - this.headHave, chunk.length - at);
+        this.head.set(chunk.subarray(at, at + k), this.headHave);
+        this.headHave += k;
+        at += k;
+        if (this.headHave < 4) break;
+        this.headHave = 0;
+        const len = new DataView(this.head.buffer).getUint32(0, false);
+        // jcp §11: "A receiver MUST reject a message longer than its declared cap"
+        if (len > this.cap) throw new JcpError('ERR_WIRE_OVERSIZE', `a message declares ${len} bytes, over the ${this.cap}-byte cap`, { declared: len, cap: this.cap });
+        this.want = len;
+      }
+      const k = Math.min(this.want - this.have, chunk.length - at);
+      const piece = chunk.subarray(at, at + k);
+      at += k;
+      if (this.whole) this.whole.set(piece, this.have);
+      else if (k > 0) this.parts.push(k === this.want ? piece : piece.slice());
+      this.have += k;
+      if (!this.whole && this.have >= GATHER_AT && this.have < this.want) {
+        this.whole = new Uint8Array(this.want);
+        let o = 0;
+        for (const p of this.parts) {
+          this.whole.set(p, o);
+          o += p.length;
+        }
+        this.parts = [];
+      }
+      if (this.have === this.want) out.push(this.body());
     }
     return out;
   }

@@ -117,6 +117,27 @@ export function createMemoryWireGate(opts: MemoryWireGateOptions): MemoryWireGat
   });
 }
 
+/**
+ * What one connection, and all of them, may hold of the endpoint (WIRE.md "Limits"). None of these is in jcp §11; they
+ * keep one client from stalling the rest: work per connection is bounded and taken in turns, and a connection that
+ * holds a partial frame or nothing at all is closed after a while.
+ */
+export interface WireLimits {
+  /** Connections held at once; one more is closed as soon as it is accepted. */
+  readonly maxConnections: number;
+  /** Bodies read and not yet answered on one connection; at this many its socket is paused until half are answered. */
+  readonly maxInFlight: number;
+  /** Bodies answered on one connection before the others get a turn (the endpoint yields to its event loop). */
+  readonly turn: number;
+  /** A connection with no bytes either way and nothing in flight for this long is closed (ms). */
+  readonly idleMs: number;
+  /** A frame begun must be whole within this long, header and body, or the connection is closed (ms). */
+  readonly frameDeadlineMs: number;
+}
+
+/** The reference's limits. */
+export const DEFAULT_WIRE_LIMITS: WireLimits = Object.freeze({ maxConnections: 256, maxInFlight: 64, turn: 16, idleMs: 60_000, frameDeadlineMs: 10_000 });
+
 /** Options of {@link createWireServer}. */
 export interface WireServerOptions {
   readonly gate: WireGate;
@@ -126,6 +147,8 @@ export interface WireServerOptions {
   readonly window_s?: bigint;
   /** The declared cap on a message body (default {@link WIRE_MAX_MESSAGE_BYTES}). */
   readonly maxMessageBytes?: number;
+  /** Limits on connections (default {@link DEFAULT_WIRE_LIMITS}; any left out keeps its default). */
+  readonly limits?: Partial<WireLimits>;
   readonly backend?: Ed25519;
 }
 
@@ -134,6 +157,9 @@ export interface WireServer {
   /** The declared cap on a message body, in bytes. */
   readonly maxMessageBytes: number;
   readonly window_s: bigint;
+  readonly limits: WireLimits;
+  /** Connections open now. */
+  readonly connections: number;
   /** Answers one request body with one response (or refusal) body. */
   handle(body: Uint8Array): Promise<Uint8Array>;
   /** Listens on a TCP address (port 0 picks one) or a Unix socket path; resolves to the bound address. */
@@ -142,6 +168,7 @@ export interface WireServer {
   close(): Promise<void>;
 }
 
+const EMPTY = new Uint8Array(0);
 const systemClock = (): bigint => BigInt(Math.floor(Date.now() / 1000));
 
 /** How the message of a refusal begins when the endpoint met an error it did not type (a bug, never a verdict). */
@@ -159,6 +186,7 @@ export function createWireServer(opts: WireServerOptions): WireServer {
   const window = opts.window_s ?? WIRE_FRESHNESS_WINDOW_S;
   const cap = opts.maxMessageBytes ?? WIRE_MAX_MESSAGE_BYTES;
   const backend = opts.backend ?? defaultEd25519();
+  const limits: WireLimits = Object.freeze({ ...DEFAULT_WIRE_LIMITS, ...opts.limits });
   const servers: Server[] = [];
   const sockets = new Set<Socket>();
 
@@ -195,46 +223,123 @@ export function createWireServer(opts: WireServerOptions): WireServer {
     }
   }
 
+  /**
+   * One connection. Bodies wait in a queue drained by one loop (answers leave in the order the requests came, so a
+   * client may pipeline); at `maxInFlight` queued the socket is paused, which back-pressures the client through TCP;
+   * every `turn` answers the loop yields so other connections are served; an answer the client does not read waits
+   * for the socket to drain. Idle and partial-frame deadlines close the connection; closing drops what it held.
+   */
   function serve(socket: Socket): void {
     sockets.add(socket);
     const reader = new WireFrameReader(cap);
-    let dead = false;
-    let tail: Promise<void> = Promise.resolve();
+    const queue: Uint8Array[] = [];
+    let head = 0;
+    let draining = false;
+    let paused = false;
+    /** A refusal to send, then close: the stream is out of step with its framing. */
+    let last: Uint8Array | undefined;
+    let frameTimer: NodeJS.Timeout | undefined;
+    const clearFrameTimer = () => {
+      if (frameTimer) clearTimeout(frameTimer);
+      frameTimer = undefined;
+    };
+    const writable = () =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          socket.off('drain', done);
+          socket.off('close', done);
+          resolve();
+        };
+        socket.on('drain', done);
+        socket.on('close', done);
+      });
+    const drain = async (): Promise<void> => {
+      if (draining) return;
+      draining = true;
+      try {
+        let served = 0;
+        while (head < queue.length && !socket.destroyed) {
+          const body = queue[head]!;
+          queue[head++] = EMPTY;
+          if (head > 1024 && head * 2 > queue.length) {
+            queue.splice(0, head);
+            head = 0;
+          }
+          const out = await handle(body);
+          if (socket.destroyed) break;
+          if (!socket.write(frameMessage(out, Number.MAX_SAFE_INTEGER))) await writable();
+          if (paused && queue.length - head <= limits.maxInFlight / 2) {
+            paused = false;
+            socket.resume();
+          }
+          if (++served % limits.turn === 0) await new Promise<void>((r) => setImmediate(r));
+        }
+        if (head === queue.length) {
+          queue.length = 0;
+          head = 0;
+        }
+        if (last && head === queue.length && !socket.destroyed) socket.end(frameMessage(last, Number.MAX_SAFE_INTEGER));
+      } catch {
+        socket.destroy();
+      } finally {
+        draining = false;
+      }
+    };
+    socket.setTimeout(limits.idleMs, () => {
+      // idle both ways; a connection whose answers are still being made is not idle
+      if (!draining && head === queue.length) socket.destroy();
+    });
     socket.on('data', (chunk: Buffer) => {
-      if (dead) return;
+      if (last) return;
       let bodies: Uint8Array[];
       try {
-        bodies = reader.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength).slice());
+        bodies = reader.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
       } catch (e) {
         // jcp §11: "A receiver MUST reject a message longer than its declared cap" — refused, and the stream, now out
         // of step with its framing, is closed once the answers before it are written
-        dead = true;
-        tail = tail.then(() => {
-          if (!socket.destroyed) socket.end(frameMessage(refusal(e), Number.MAX_SAFE_INTEGER));
-        });
+        clearFrameTimer();
+        last = refusal(e);
+        socket.pause();
+        void drain();
         return;
       }
-      for (const body of bodies) {
-        // answers leave in the order the requests came (a client may pipeline)
-        tail = tail.then(async () => {
-          const out = await handle(body);
-          if (!socket.destroyed) socket.write(frameMessage(out, Number.MAX_SAFE_INTEGER));
-        }).catch(() => {
-          socket.destroy();
-        });
+      // the deadline runs from the first byte of a frame to its last: restarted when a new frame begins
+      if (reader.pending === 0) clearFrameTimer();
+      else if (bodies.length > 0 || !frameTimer) {
+        clearFrameTimer();
+        frameTimer = setTimeout(() => socket.destroy(), limits.frameDeadlineMs);
+        frameTimer.unref();
       }
+      if (bodies.length === 0) return;
+      queue.push(...bodies);
+      if (!paused && queue.length - head >= limits.maxInFlight) {
+        paused = true;
+        socket.pause();
+      }
+      void drain();
     });
     socket.on('error', () => socket.destroy());
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      clearFrameTimer();
+      queue.length = 0;
+      head = 0;
+      sockets.delete(socket);
+    });
   }
 
   return Object.freeze({
     maxMessageBytes: cap,
     window_s: window,
+    limits,
+    get connections() {
+      return sockets.size;
+    },
     handle,
     listen(at: WireAddress): Promise<WireAddress> {
       return new Promise((resolve, reject) => {
         const s = createServer(serve);
+        // one more connection than the cap is closed by node:net as soon as it is accepted
+        s.maxConnections = limits.maxConnections;
         s.once('error', reject);
         const done = () => {
           servers.push(s);
