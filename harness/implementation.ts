@@ -562,7 +562,12 @@ export class Implementation {
     const roots = trust_roots ? Object.fromEntries(Object.entries(trust_roots).map(([k, v]) => [k, [...v]])) : undefined;
     const r = await this.call('durable.open', { path, holder, steward_seed, trust_roots: roots, simulate: opts.simulate });
     const ex = r.get('exclusive');
-    return new DurablePointHandle(this, r.get('point') as string, U(r.get('replayed')), ex === undefined ? undefined : ex === 'yes');
+    const torn = r.get('torn_tail');
+    const tornTail =
+      torn instanceof Map
+        ? { offset: U(torn.get('offset')), length: U(torn.get('length')), summary: torn.get('summary') as string, ...(torn.has('request_key') ? { request_key: torn.get('request_key') as Uint8Array } : {}) }
+        : undefined;
+    return new DurablePointHandle(this, r.get('point') as string, U(r.get('replayed')), ex === undefined ? undefined : ex === 'yes', tornTail);
   }
   // ---- end §4.11 ----
   // ---- jouleclaw §2/§7 cascade receipts, §16 contracts and verdict receipts, §17 handoffs and the run journal ----
@@ -1061,6 +1066,8 @@ export class DurablePointHandle {
     readonly replayed: bigint,
     /** Whether the open says it holds the record exclusively (jcp §4.11); undefined when the answer does not say. */
     readonly exclusive?: boolean,
+    /** An incomplete last write the open found and cut away, as the testee describes it; undefined when it says none. */
+    readonly tornTail?: { readonly offset: bigint; readonly length: bigint; readonly summary: string; readonly request_key?: Uint8Array },
   ) {}
   /** Decides as Point.decide; answers only once the decision is recorded. */
   async decide(d: DecideFields): Promise<DurableDecisionResult> {

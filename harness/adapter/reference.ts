@@ -943,7 +943,13 @@ function durableHandlers(): Record<string, (a: CborMap) => CborInput> {
       }
       const id = `d${next++}`;
       durables.set(id, p);
-      return { point: id, replayed: BigInt(p.replayed), exclusive: p.exclusive ? 'yes' : 'no' };
+      const torn = p.tornTail;
+      return {
+        point: id,
+        replayed: BigInt(p.replayed),
+        exclusive: p.exclusive ? 'yes' : 'no',
+        ...(torn ? { torn_tail: { offset: BigInt(torn.offset), length: BigInt(torn.length), summary: torn.summary, ...(torn.requestKey ? { request_key: torn.requestKey } : {}) } } : {}),
+      };
     },
     'durable.decide': (a) => {
       const d = durable(a).decide(decisionRequest(a));

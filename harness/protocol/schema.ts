@@ -534,8 +534,17 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
     // simulate "no-exclusivity": open as on a platform that cannot provide exclusivity at all (jcp §4.11), the one way a
     // black-box test can stand such a platform in
     args: { map: { path: 'text', holder: 'text', steward_seed: 'bytes32', trust_roots: { textMap: { array: did } }, simulate: { enum: ['no-exclusivity'] } }, optional: ['trust_roots', 'simulate'] },
-    // exclusive: whether the open holds the record exclusively ("no": it proceeded without, jcp §4.11 "checkable at run time")
-    result: { map: { point: 'text', replayed: 'uint', exclusive: { enum: ['yes', 'no'] } }, optional: ['exclusive'] },
+    // exclusive: whether the open holds the record exclusively ("no": it proceeded without, jcp §4.11 "checkable at run time");
+    // torn_tail: an incomplete last write the open found and cut away, said rather than silently dropped
+    result: {
+      map: {
+        point: 'text',
+        replayed: 'uint',
+        exclusive: { enum: ['yes', 'no'] },
+        torn_tail: { map: { offset: 'uint', length: 'uint', summary: 'text', request_key: 'bytes32' }, optional: ['request_key'] },
+      },
+      optional: ['exclusive', 'torn_tail'],
+    },
   },
   'durable.decide': {
     about: 'jcp §4.11 C26',

@@ -4,7 +4,7 @@
 // (./durable-faults/testee.ts) fail the check of the clause they break — forgetting an acknowledged allow fails
 // record-allowed-durably, deciding a recorded request again on restart fails re-establish-before-deciding alone.
 // Last, the reference testee's durable.open on a path that cannot hold a record, or on a record that lost its content:
-// a typed answer, and the testee goes on answering.
+// a typed answer, and the testee goes on answering; and a torn last write is said in its answer's torn_tail.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -98,9 +98,20 @@ describe("the reference testee's durable.open where no record can be opened", ()
         expect((e as Error).message, p).toContain(p);
       }
       // the same process answers the next request: a record on a good path opens
-      const ok = await impl.openDurable(path.join(d, 'decisions.rec'), 'holder', CRASH_STEWARD.seed);
+      const good = path.join(d, 'decisions.rec');
+      const ok = await impl.openDurable(good, 'holder', CRASH_STEWARD.seed);
       expect(ok.replayed).toBe(0n);
+      expect(ok.tornTail).toBeUndefined();
       await ok.close();
+      // a write torn inside its 8-byte length header (5 bytes of it): said in torn_tail, then cut
+      const size = fs.statSync(good).size;
+      fs.appendFileSync(good, Uint8Array.of(0, 0, 0, 64, 0x5a));
+      const reopened = await impl.openDurable(good, 'holder', CRASH_STEWARD.seed);
+      expect(reopened.tornTail?.offset).toBe(BigInt(size));
+      expect(reopened.tornTail?.length).toBe(5n);
+      expect(reopened.tornTail?.summary).toMatch(/\S/);
+      expect(fs.statSync(good).size).toBe(size);
+      await reopened.close();
       expect(await t.kill()).toEqual([]);
     } finally {
       await t.kill();
