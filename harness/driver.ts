@@ -1,8 +1,7 @@
 // Which implementation the conformance tests run against: the in-process reference by default, or the testee named
 // by JCP_TESTEE (a command line), with JCP_TESTEE_TIMEOUT_MS per request. One client per test worker.
 import { appendFileSync } from 'node:fs';
-import { onTestFailed } from 'vitest';
-import { getCurrentTest } from 'vitest/suite';
+import { onTestFailed, TestRunner } from 'vitest';
 import { encodeCanonical, toHex, type CborMap } from './oracle.ts';
 import { Implementation, type TesteeInfo, type Transport } from './implementation.ts';
 import { inProcessTransport } from './drivers/in-process.ts';
@@ -106,7 +105,7 @@ export function resetTranscript(): void {
   tail = [];
   next = 0;
   total = 0;
-  const test = getCurrentTest();
+  const test = TestRunner.getCurrentTest();
   if (test && hooked !== test) {
     hooked = test;
     onTestFailed(({ task }) => {

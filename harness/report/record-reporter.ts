@@ -188,16 +188,29 @@ export default class RecordReporter implements Reporter {
   }
 }
 
-/** A transcript as plain text lines, every exchange whole (hex, then diagnostic notation): for the text reports. */
+/**
+ * A transcript as plain text lines, every exchange whole (hex, then diagnostic notation), for the text reports: each
+ * exchange as `exchange <n>: <op>` and its indented request and response; then a testee failure's own evidence as
+ * `request: <hex>`, `response: <hex>`, their diagnostic notation, and `stderr: <text>`.
+ */
 export function transcriptLines(t: TestTranscript): string[] {
   const out: string[] = [];
-  const xs = t.exchanges ?? [];
-  xs.forEach((x, i) => {
-    if (t.left_out && i === t.left_out.after) out.push(`… ${t.left_out.count} exchange(s) left out here (over the bound the driver keeps) …`);
-    out.push(`exchange ${i + 1 + (t.left_out && i >= t.left_out.after ? t.left_out.count : 0)}: ${x.op}`, `  request ${x.request}`, `          ${x.request_diag}`, `  response ${x.response}`, `           ${x.response_diag}`);
+  const left = t.left_out;
+  (t.exchanges ?? []).forEach((x, i) => {
+    if (left && i === left.after) out.push(`… ${left.count} exchange(s) left out here (over the bound the driver keeps) …`);
+    out.push(
+      `exchange ${i + 1 + (left && i >= left.after ? left.count : 0)}: ${x.op}`,
+      `  request: ${x.request}`,
+      `  request, diagnostic: ${x.request_diag}`,
+      `  response: ${x.response}`,
+      `  response, diagnostic: ${x.response_diag}`,
+    );
   });
-  if (t.request !== undefined) out.push(`unanswered request${t.op ? ` (${t.op})` : ''}: ${t.request}`, `  ${t.request_diag ?? ''}`);
-  if (t.response !== undefined) out.push(`its answer: ${t.response}`, `  ${t.response_diag ?? ''}`);
-  if (t.stderr !== undefined) out.push(`testee stderr:\n${t.stderr}`);
+  if (t.op !== undefined) out.push(`op: ${t.op}`);
+  if (t.request !== undefined) out.push(`request: ${t.request}`);
+  if (t.response !== undefined) out.push(`response: ${t.response}`);
+  if (t.request_diag !== undefined) out.push(`request, diagnostic: ${t.request_diag}`);
+  if (t.response_diag !== undefined) out.push(`response, diagnostic: ${t.response_diag}`);
+  if (t.stderr !== undefined) out.push(`stderr: ${t.stderr}`);
   return out;
 }

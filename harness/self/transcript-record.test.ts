@@ -7,9 +7,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exchangesLeftOut, implementation, resetTranscript, transcript, TRANSCRIPT_LIMIT } from '../driver.ts';
 import { encodeCanonical, toHex, type CborInput } from '../oracle.ts';
 import { diagnosticOfHex } from '../report/diagnostic.ts';
-import type { TestLine } from '../report/record-reporter.ts';
+import { transcriptLines, type TestLine } from '../report/record-reporter.ts';
 import { TRANSCRIPT_FILE } from '../transcript/certify.ts';
 import { readTranscript } from '../transcript/format.ts';
 
@@ -18,6 +19,37 @@ const TMP = mkdtempSync(join(tmpdir(), 'jcp-transcript-record-'));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
 const BREAKER = 'node --import tsx mutation/testees/variant-main.ts debit-on-deny';
+
+describe('the bound on one test\'s exchanges', () => {
+  it('past TRANSCRIPT_LIMIT keeps the first and the last half, in order, and counts the exchanges left out', async () => {
+    const impl = implementation();
+    resetTranscript();
+    const extra = 7;
+    for (let i = 0; i < TRANSCRIPT_LIMIT + extra; i++) await impl.cborCheck(encodeCanonical(i));
+    const kept = transcript();
+    expect(kept).toHaveLength(TRANSCRIPT_LIMIT);
+    expect(exchangesLeftOut()).toBe(extra);
+    // the request of exchange i carries the canonical bytes of i: the kept ones are 0 … L/2−1, then the last L/2
+    const half = TRANSCRIPT_LIMIT / 2;
+    const expected = [...Array.from({ length: half }, (_, i) => i), ...Array.from({ length: half }, (_, i) => half + extra + i)];
+    expect(kept.map((x) => diagnosticOfHex(x.request))).toEqual(expected.map((i) => `{"bytes": h'${toHex(encodeCanonical(i))}'}`));
+    resetTranscript();
+    expect(transcript()).toEqual([]);
+    expect(exchangesLeftOut()).toBe(0);
+  }, 120_000);
+
+  it('as text: every exchange numbered as the test made it, and where exchanges were left out and how many', () => {
+    const x = (op: string) => ({ op, request: 'a0', request_diag: '{}', response: 'a0', response_diag: '{}' });
+    const lines = transcriptLines({ exchanges: [x('a'), x('b'), x('c')], left_out: { count: 5, after: 2 }, stderr: 'boom' });
+    expect(lines.filter((l) => l.startsWith('exchange') || l.startsWith('…') || l.startsWith('stderr'))).toEqual([
+      'exchange 1: a',
+      'exchange 2: b',
+      '… 5 exchange(s) left out here (over the bound the driver keeps) …',
+      'exchange 8: c',
+      'stderr: boom',
+    ]);
+  });
+});
 
 describe('a failing test carries its own exchanges, whole', () => {
   const dir = join(TMP, 'report');
