@@ -9,8 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { allClauses, type Clause } from '../../spec-map/index.ts';
 import type { PropertyCase } from '../property/case.ts';
-import { NEUTRAL } from './expectations.ts';
-import type { Judged } from './expectations.ts';
+import { NEUTRAL, type Judged } from './expectations.ts';
 import { contractCell, type ClassRow, type Footer, type Header } from './record.ts';
 import type { TestTranscript } from './record-reporter.ts';
 
