@@ -4,7 +4,7 @@
 // contract the suite fixes so implementations interoperate) or open (SHOULD / MAY / an open point of the spec map).
 import { it, type TestContext } from 'vitest';
 import { findClause } from '../spec-map/index.ts';
-import { resetTranscript, setCurrentTest, setRunningTest, testeeInfo, transcript } from './driver.ts';
+import { resetTranscript, setCurrentTest, setRunningTest, testeeInfo } from './driver.ts';
 import { TesteeFailure, UnimplementedError, type TesteeInfo } from './implementation.ts';
 import { classesRequiring, opOfClaimedClass, requiredByClaimed } from './protocol/claims.ts';
 import { OPEN_POINTS } from './protocol/readings.ts';
@@ -83,6 +83,22 @@ export class ByteContractDifference extends Error {
 /** Ends a test that depends on an open point with "acceptable": the testee's answer is one the text permits. */
 export class AcceptableReading extends Error {
   override readonly name = 'AcceptableReading';
+}
+
+/**
+ * Ends a test whose check needs something this run was not given — an option of the run, such as
+ * `--endpoint-restart`, not an operation of the implementation. The test reads "not applicable" with `needs` naming
+ * it, and its classes read "NEEDS …" (harness/report/record.ts), never FAIL: the implementation was not asked.
+ */
+export class RunLacks extends Error {
+  override readonly name = 'RunLacks';
+  constructor(
+    /** What the run lacks, as the user would give it (e.g. `--endpoint-restart`). */
+    readonly what: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The conformance test running in this worker: what the helpers below consult. */
@@ -227,6 +243,13 @@ export function clauseIt(ids: readonly string[], title: string, fn: (ctx: TestCo
           ctx.skip(meta['reason'] as string);
           return;
         }
+        if (e instanceof RunLacks) {
+          meta['outcome'] = 'not applicable';
+          meta['needs'] = e.what;
+          meta['reason'] = e.message;
+          ctx.skip(e.message);
+          return;
+        }
         if (e instanceof AcceptableReading) {
           meta['outcome'] = 'acceptable';
           meta['reason'] = e.message;
@@ -239,9 +262,7 @@ export function clauseIt(ids: readonly string[], title: string, fn: (ctx: TestCo
         } else {
           meta['outcome'] = 'failed';
           if (e instanceof ByteContractDifference) meta['grade'] = 'bytes';
-          // the last exchanges before the failure: the request and response bytes behind it
-          const last = transcript().at(-1);
-          if (last) meta['transcript'] = { op: last.op, request: last.request, response: last.response, exchanges: String(transcript().length) };
+          // the test's exchanges reach the record through the driver's failure hook (harness/driver.ts resetTranscript)
         }
         throw thrown;
       } finally {

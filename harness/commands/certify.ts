@@ -13,9 +13,9 @@ import { externalVectorsDigest } from '../external-vectors.ts';
 import { TesteeFailure, type TesteeInfo, type Transport } from '../implementation.ts';
 import { inProcessTransport } from '../drivers/in-process.ts';
 import { testeeTransport } from '../drivers/testee.ts';
-import { parseWireEndpoint, wireTransport } from '../drivers/wire.ts';
+import { parseWireEndpoint, RESTART_TEST_CLAUSES, wireTransport } from '../drivers/wire.ts';
 import { PROTOCOL_VERSION } from '../protocol/schema.ts';
-import { expectationsFor, ExpectationFileError, judge, readExpectations, type ExpectationFile } from '../report/expectations.ts';
+import { claimedWithoutVerdict, expectationsFor, ExpectationFileError, judge, readExpectations, type ExpectationFile } from '../report/expectations.ts';
 import { readTestRecord, runCompleted } from '../report/record-reporter.ts';
 import { classRows, junitXml, markdownSummary, terminalTable, writeAllure, type Footer, type Header } from '../report/record.ts';
 import { certificatePayload, developmentKey, sealCertificate } from '../report/certificate.ts';
@@ -68,7 +68,8 @@ async function handshake(t: Transport): Promise<TesteeInfo | TesteeFailure> {
  * The wire driver's environment for `certify --endpoint`: what the harness is told of the endpoint, since jcp §11 has
  * no handshake — the steward sealing its receipts (required), its freshness window and declared cap, an issuer it
  * honours, the classes claimed, a run label keeping this run's grants apart from an earlier run's spend, and a command
- * that restarts it (without one the restart test reads unimplemented, which fails a C8 claim: say so in --expectations).
+ * that restarts it (without one the restart test reads "needs --endpoint-restart", and a claimed class it belongs to
+ * gets no verdict: unexpected unless the expectation file excuses it under without_verdict).
  */
 function endpointSettings(a: Parsed, endpoint: string, testee: string | undefined): NodeJS.ProcessEnv {
   if (testee) throw new CliError('conflicting-options', '--endpoint and --testee each name the implementation under test: give one');
@@ -153,14 +154,14 @@ export const RUNNER_LOG = 'runner.log';
  */
 export function removeStaleReports(dir: string): string[] {
   const removed: string[] = [];
-  for (const f of ['tests.jsonl', 'record.jsonl', 'junit.xml', 'summary.md', PAGE_FILE, BADGE_FILE, CERTIFICATE_FILE, RUNNER_LOG]) {
+  for (const f of ['tests.jsonl', 'record.jsonl', 'junit.xml', 'summary.md', PAGE_FILE, BADGE_FILE, CERTIFICATE_FILE, RUNNER_LOG, join('allure-report', 'index.html')]) {
     const p = join(dir, f);
     if (existsSync(p) && statSync(p).isFile()) {
       rmSync(p);
       removed.push(f);
     }
   }
-  for (const [sub, written] of [['allure-results', /^[0-9a-f-]{36}-(result|container)\.json$/], ['cases', /\.json$/]] as const) {
+  for (const [sub, written] of [['allure-results', /^([0-9a-f-]{36}-(result|container)\.json|[0-9a-f-]{36}-attachment(\.\w+)?|environment\.properties)$/], ['cases', /\.json$/]] as const) {
     const d = join(dir, sub);
     if (!existsSync(d) || !statSync(d).isDirectory()) continue;
     const files = readdirSync(d).filter((f) => written.test(f));
@@ -190,6 +191,16 @@ function runRunner(cmd: string, args: readonly string[], opts: { cwd: string; en
       res({ status });
     });
   });
+}
+
+/** The classes the spec map gives `ids` (spec-map/clauses/*.json), in the map's order, each once. */
+function classesOfClauses(ids: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const f of readdirSync(join(ROOT, 'spec-map', 'clauses')).filter((x) => x.endsWith('.json')).sort()) {
+    const { clauses } = JSON.parse(readFileSync(join(ROOT, 'spec-map', 'clauses', f), 'utf8')) as { clauses: Array<{ id: string; classes: string[] }> };
+    for (const c of clauses) if (ids.includes(c.id)) for (const k of c.classes) out.add(k);
+  }
+  return [...out];
 }
 
 /** The published vector packs the run replays (vectors/conformance/v1/*.json), each with the blake3 of its bytes. */
@@ -277,6 +288,10 @@ export async function certify(a: Parsed): Promise<number> {
   const info = hello;
   console.log(`jcp-conformance ${PKG.version}: certifying ${info.name} ${info.version} (${info.language ?? 'language not stated'}) over ${PROTOCOL_VERSION}, ${driver}`);
   console.log(`claims: ${info.claims.join(' ') || '(none)'}; seed ${seed}${classes ? `; classes ${classes.join(' ')}` : ''}`);
+  if (endpoint && str(a, 'endpoint-restart') === undefined) {
+    const needing = classesOfClauses(RESTART_TEST_CLAUSES).filter((k) => info.claims.includes(k) && (!classes || classes.includes(k)));
+    if (needing.length) console.log(`note: without --endpoint-restart the restart test reads "needs --endpoint-restart", so claimed ${needing.join(', ')} will get no verdict (and fail the run unless the expectation file excuses it)`);
+  }
 
   makeFolder(reportDir, 'the report folder');
   const testsPath = join(reportDir, 'tests.jsonl');
@@ -363,26 +378,38 @@ export async function certify(a: Parsed): Promise<number> {
   };
   const counts: Record<string, number> = {};
   for (const t of judged) counts[t.outcome] = (counts[t.outcome] ?? 0) + 1;
-  const unexpected = judged.filter((t) => t.unexpected).length + problems.unmatched.length + problems.tooBroad.length;
+  // every claimed class gets a verdict: one that got none (no test of it ran, none applied, or it needs what the run
+  // lacked) is unexpected unless the expectation file excuses it under without_verdict
+  const rows = classRows(judged, info.claims, classes);
+  const unverdicted = claimedWithoutVerdict(rows, updating ? undefined : expectations);
+  const unexcused = unverdicted.classes.filter((c) => c.excused === undefined);
+  const unexpected = judged.filter((t) => t.unexpected).length + problems.unmatched.length + problems.tooBroad.length + unexcused.length + unverdicted.stale.length;
   // complete: vitest reached its end, with no error outside a test and no test file that failed to load
   const complete = runCompleted(selected, end);
   if (end && end.broken_files.length) console.log(`✗ test files that failed to load: ${end.broken_files.join(', ')}`);
   if (end && end.unhandled) console.log(`✗ ${end.unhandled} error(s) outside any test: see the runner's output in ${join(reportDir, RUNNER_LOG)}`);
   const reasons = whyNoCertificate(classes, judged, complete);
-  const footer: Footer = { type: 'footer', counts, unexpected, expectation_problems: problems, finished_at: new Date().toISOString(), complete };
+  const footer: Footer = {
+    type: 'footer',
+    counts,
+    unexpected,
+    expectation_problems: { ...problems, ...(unverdicted.stale.length ? { stale_without_verdict: unverdicted.stale } : {}) },
+    ...(unverdicted.classes.length ? { claimed_without_verdict: unverdicted.classes } : {}),
+    finished_at: new Date().toISOString(),
+    complete,
+  };
   const recordPath = join(reportDir, 'record.jsonl');
   writeFileSync(
     recordPath,
     [header, ...judged.map(({ unexpected: _u, ...t }) => ({ ...t, unexpected: _u ? 1 : 0 })), ...(reasons.length ? [{ type: 'no-certificate', reasons }] : []), footer].map((x) => JSON.stringify(x)).join('\n') + '\n',
   );
 
-  const rows = classRows(judged, info.claims, classes);
   writeFileSync(join(reportDir, 'junit.xml'), junitXml(judged, rows, header.started_at));
   writeFileSync(join(reportDir, 'summary.md'), markdownSummary(header, footer, rows, judged) + (reasons.length ? `\n**No certificate was issued:** ${reasons.join('; ')}.\n` : ''));
   writeAllure(join(reportDir, 'allure-results'), judged, (id) => {
     const h = createHash('sha256').update(id).digest('hex');
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
-  });
+  }, header);
   const issued = str(a, 'now') !== undefined ? Number(str(a, 'now')) : Math.floor(Date.now() / 1000);
   // re-verifiable transcripts: the streams folded into one file, its root bound below
   const transcript = transcriptDir ? foldTranscript(transcriptDir, header, judged) : undefined;
@@ -406,6 +433,11 @@ export async function certify(a: Parsed): Promise<number> {
   // the differential properties: the shrunk cases this run wrote
   const cases = existsSync(casesDir) ? readdirSync(casesDir).filter((f) => f.endsWith('.json')) : [];
   if (cases.length) console.log(`\n${cases.length} case(s) found by the differential properties (seed ${seed}, ${property_runs} sequences each), in ${casesDir}:\n${cases.map((f) => `  jcp-conformance replay ${join(casesDir, f)}`).join('\n')}`);
+  for (const c of unverdicted.classes) {
+    if (c.excused !== undefined) console.log(`  ${c.class} is claimed and got no verdict (${c.verdict}), as the expectation file expects: ${c.excused}`);
+    else console.log(`✗ ${c.class} is claimed but got no verdict (${c.verdict})${c.verdict.startsWith('NEEDS ') ? `: the run needs ${c.verdict.slice(6)}` : ''}; if that is known, name it under without_verdict in the expectation file, with a reason`);
+  }
+  for (const k of unverdicted.stale) console.log(`✗ expectation without_verdict entry ${k} names a class that got a verdict: remove it`);
   for (const u of problems.unmatched) console.log(`✗ expectation entry ${u} matches no test: remove it`);
   for (const b of problems.tooBroad) console.log(`✗ expectation glob ${b.test} matches ${b.matches} tests: narrow it`);
   if (!complete) console.log(`✗ the run did not complete: see the runner's output in ${join(reportDir, RUNNER_LOG)}`);

@@ -8,7 +8,7 @@
 // non-canonical, not a WireRequest) is answered by a refusal {error, message}, or by closing the connection — either
 // is a rejection, and what is checked is that no decision was taken and nothing was debited.
 import { afterAll, describe, expect } from 'vitest';
-import { clauseIt, contract } from '../clause.ts';
+import { clauseIt, contract, RunLacks } from '../clause.ts';
 import {
   closeWireTarget,
   connectWire,
@@ -24,7 +24,6 @@ import {
   type WireTarget,
 } from '../drivers/wire.ts';
 import { bob, mallory, nonce } from '../fixtures.ts';
-import { UnimplementedError } from '../implementation.ts';
 import {
   concatBytes,
   contentId,
@@ -300,7 +299,7 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
     async () => {
       const t = await wireTarget();
       // jcp §11 has no restart on the wire: only an endpoint the harness can restart is tested here
-      if (!t.restart) throw new UnimplementedError('wire restart', 'the harness cannot restart an external endpoint (no --endpoint restart hook)');
+      if (!t.restart) throw new RunLacks('--endpoint-restart', 'needs --endpoint-restart: the harness cannot restart an external endpoint without a command that does');
       const sg = grantFor(t, 'restart', 1000n);
       const body = encodeWireRequest(signWireRequest(request(t, sg, { cost: { uj: 250n, provenance: 'Estimator' } }), bob));
       const c1 = await connectWire(t.urls[0]!);

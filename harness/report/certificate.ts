@@ -31,7 +31,7 @@ export interface CertificatePayload {
   readonly seed: number;
   /** Sequences per differential property: with the seed, what re-runs the certification exactly. */
   readonly property_runs?: number;
-  /** Per tested class: its verdict on the spec grade (harness/PROTOCOL.md "Grades"). */
+  /** Per tested or claimed class: its verdict on the spec grade (harness/PROTOCOL.md "Grades"); NOT TESTED for a claimed class no test reached. */
   readonly verdicts: Readonly<Record<string, string>>;
   /** Per tested class: its byte-contract differences (0: as the published vectors); never a spec verdict. */
   readonly byte_contract?: Readonly<Record<string, number>>;
@@ -60,8 +60,9 @@ export function certificatePayload(h: Header, f: Footer, rows: readonly ClassRow
     record_digest: recordDigest,
     seed: h.seed,
     ...(h.property_runs !== undefined ? { property_runs: h.property_runs } : {}),
-    verdicts: Object.fromEntries(rows.filter((r) => r.verdict !== 'NOT TESTED').map((r) => [r.class, r.verdict])),
-    byte_contract: Object.fromEntries(rows.filter((r) => r.verdict !== 'NOT TESTED').map((r) => [r.class, r.contract_differences])),
+    // every class tested, and every claimed class whether tested or not: a claim never goes without its verdict
+    verdicts: Object.fromEntries(rows.filter((r) => r.verdict !== 'NOT TESTED' || r.claimed).map((r) => [r.class, r.verdict])),
+    byte_contract: Object.fromEntries(rows.filter((r) => r.verdict !== 'NOT TESTED' || r.claimed).map((r) => [r.class, r.contract_differences])),
     counts: f.counts,
     unexpected: f.unexpected,
     issued_s,

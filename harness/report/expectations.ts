@@ -13,9 +13,17 @@ export interface Expectation {
   readonly issue?: string;
 }
 
-/** The file: `{ "expectations": [ … ] }`. */
+/** A claimed class the adopter knows will get no verdict from their runs (say, a wire class certified elsewhere), and why. */
+export interface ClassExpectation {
+  readonly class: string;
+  readonly reason: string;
+}
+
+/** The file: `{ "expectations": [ … ], "without_verdict"?: [ … ] }`. */
 export interface ExpectationFile {
   readonly expectations: readonly Expectation[];
+  /** Claimed classes excused from having a verdict: without an entry here, a claimed class with none fails the run. */
+  readonly without_verdict?: readonly ClassExpectation[];
 }
 
 /** A glob matching more tests than this is refused as too broad. */
@@ -78,6 +86,11 @@ export function readExpectations(path: string): ExpectationFile {
     if (typeof e.reason !== 'string' || e.reason.trim().length === 0) throw new ExpectationFileError('bad-shape', `${path}: expectations[${i}] (${e.test}) needs a reason`);
     if (e.outcome !== undefined && typeof e.outcome !== 'string') throw new ExpectationFileError('bad-shape', `${path}: expectations[${i}] (${e.test}): outcome must be a string`);
   }
+  if (data.without_verdict !== undefined && !Array.isArray(data.without_verdict)) throw new ExpectationFileError('bad-shape', `${path}: without_verdict must be a list of {"class", "reason"}`);
+  for (const [i, c] of (data.without_verdict ?? []).entries()) {
+    if (!c || typeof c !== 'object' || typeof c.class !== 'string' || c.class.length === 0) throw new ExpectationFileError('bad-shape', `${path}: without_verdict[${i}].class must name a class (e.g. "jcp:C16")`);
+    if (typeof c.reason !== 'string' || c.reason.trim().length === 0) throw new ExpectationFileError('bad-shape', `${path}: without_verdict[${i}] (${c.class}) needs a reason`);
+  }
   return data;
 }
 
@@ -117,6 +130,32 @@ export function judge(lines: readonly TestLine[], file?: ExpectationFile, gradin
   };
 }
 
+/** A claimed class that got no verdict (NOT TESTED, NOT APPLICABLE, NEEDS …), and whether the expectation file excuses it. */
+export interface Unverdicted {
+  readonly class: string;
+  readonly verdict: string;
+  /** The expectation file's reason, when it names the class under without_verdict. */
+  readonly excused?: string;
+}
+
+/**
+ * The claimed classes of `rows` without a verdict — each an unexpected result unless the file excuses it — and the
+ * file's without_verdict entries that name a class which did get one (stale: to be removed).
+ */
+export function claimedWithoutVerdict(
+  rows: ReadonlyArray<{ readonly class: string; readonly claimed: boolean; readonly verdict: string }>,
+  file?: ExpectationFile,
+): { readonly classes: readonly Unverdicted[]; readonly stale: readonly string[] } {
+  const excuses = new Map((file?.without_verdict ?? []).map((c) => [c.class, c.reason]));
+  const given = new Set(['PASS', 'FAIL', 'PARTIAL', 'NOT CLAIMED']);
+  const classes = rows
+    .filter((r) => r.claimed && !given.has(r.verdict))
+    .map((r) => ({ class: r.class, verdict: r.verdict, ...(excuses.has(r.class) ? { excused: excuses.get(r.class)! } : {}) }));
+  const without = new Set(classes.map((c) => c.class));
+  const listed = new Set(rows.map((r) => r.class));
+  return { classes, stale: [...excuses.keys()].filter((k) => listed.has(k) && !without.has(k)) };
+}
+
 /** The expectation file that would make the current results pass: one entry per test that did not pass, for review. */
 export function expectationsFor(lines: readonly TestLine[], previous?: ExpectationFile, grading: Grading = { byteContract: true }): ExpectationFile {
   const reasons = new Map((previous?.expectations ?? []).map((e) => [e.test, e]));
@@ -127,5 +166,6 @@ export function expectationsFor(lines: readonly TestLine[], previous?: Expectati
         const old = reasons.get(l.id);
         return { test: l.id, outcome: l.outcome, reason: old?.reason ?? `TODO: why does this ${l.outcome}? (${(l.error ?? '').split('\n')[0]?.slice(0, 120) ?? ''})`, ...(old?.issue ? { issue: old.issue } : {}) };
       }),
+    ...(previous?.without_verdict?.length ? { without_verdict: previous.without_verdict } : {}),
   };
 }

@@ -1,6 +1,7 @@
 // JUnit XML as CI tools read it (the Ant / Jenkins schema: testsuites > testsuite > testcase), derived from the judged
 // lines of the primary record: one testsuite per row of the class table (classRows), so its counts are the table's.
 import { PROGRAM_FAULTS, type Judged } from './expectations.ts';
+import { transcriptLines } from './record-reporter.ts';
 import type { ClassRow } from './record.ts';
 
 /** How a test reads in a JUnit consumer: plain (passed), `<failure>`, `<error>` or `<skipped>`. */
@@ -29,10 +30,7 @@ function _details(t: Judged): string {
   if (t.needs) out.push(`needs: ${t.needs}`);
   for (const n of t.notes ?? []) out.push(`note: ${n}`);
   for (const c of t.contract ?? []) out.push(`byte contract: ${c}`);
-  if (t.transcript) {
-    out.push('transcript:');
-    for (const [k, v] of Object.entries(t.transcript)) out.push(`  ${k}: ${v}`);
-  }
+  if (t.transcript) out.push('transcript:', ...transcriptLines(t.transcript).map((l) => `  ${l}`));
   return out.join('\n');
 }
 

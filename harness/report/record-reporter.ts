@@ -27,6 +27,8 @@ export interface TestLine {
   readonly contract?: readonly string[];
   /** Sub-checks left out, each with why. */
   readonly notes?: readonly string[];
+  /** When the test started (ISO 8601), as the runner timed it. */
+  readonly started_at?: string;
   readonly duration_ms?: number;
   readonly error?: string;
   /** A test that did not pass: every exchange it had with the implementation, whole (see {@link TestTranscript}). */
@@ -180,6 +182,7 @@ export default class RecordReporter implements Reporter {
       ...(typeof meta['needs'] === 'string' ? { needs: meta['needs'] } : {}),
       ...(Array.isArray(meta['contract']) ? { contract: meta['contract'] as string[] } : {}),
       ...(Array.isArray(meta['notes']) ? { notes: meta['notes'] as string[] } : {}),
+      ...(test.diagnostic()?.startTime !== undefined ? { started_at: new Date(test.diagnostic()!.startTime).toISOString() } : {}),
       ...(test.diagnostic()?.duration !== undefined ? { duration_ms: Math.round(test.diagnostic()!.duration) } : {}),
       ...(error ? { error } : {}),
       ...(r.state === 'failed' && transcript ? { transcript } : {}),

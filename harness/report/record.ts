@@ -30,7 +30,14 @@ export interface Footer {
   readonly type: 'footer';
   readonly counts: Readonly<Record<string, number>>;
   readonly unexpected: number;
-  readonly expectation_problems: { readonly unmatched: readonly string[]; readonly tooBroad: ReadonlyArray<{ test: string; matches: number }> };
+  readonly expectation_problems: {
+    readonly unmatched: readonly string[];
+    readonly tooBroad: ReadonlyArray<{ test: string; matches: number }>;
+    /** without_verdict entries naming a class that got a verdict. */
+    readonly stale_without_verdict?: readonly string[];
+  };
+  /** Claimed classes that got no verdict, each excused by the expectation file or counted unexpected. */
+  readonly claimed_without_verdict?: ReadonlyArray<{ readonly class: string; readonly verdict: string; readonly excused?: string }>;
   readonly finished_at: string;
   readonly complete: boolean;
 }
@@ -47,7 +54,8 @@ export interface ClassRow {
   readonly contract_differences: number;
   /** Counts of SHOULD / MAY / open-point tests by outcome (graded apart). */
   readonly should: Readonly<Record<string, number>>;
-  readonly verdict: 'PASS' | 'FAIL' | 'PARTIAL' | 'NOT CLAIMED' | 'NOT TESTED' | 'NOT APPLICABLE' | 'NEEDS ENDPOINT';
+  /** NEEDS …: what the run lacked for it — ENDPOINT (a live jcp/1 endpoint), or an option such as --endpoint-restart. */
+  readonly verdict: 'PASS' | 'FAIL' | 'PARTIAL' | 'NOT CLAIMED' | 'NOT TESTED' | 'NOT APPLICABLE' | `NEEDS ${string}`;
 }
 
 /** Every JCP class the spec defines, listed in every table whether tested or not. */
@@ -60,9 +68,10 @@ const WIRE_CLASSES = new Set(['jcp:C8', 'jcp:C13']);
  * Per-class verdicts from judged test lines. A class passes or fails on its spec-graded tests (on all its tests when
  * it has none): FAIL on an unexpected result there or a program fault anywhere; NOT APPLICABLE when none of them
  * passed and none failed; NEEDS ENDPOINT for a wire class (C8, C13) whose tests needed a live jcp/1 endpoint the run
- * did not have (a stdio testee that starts none: never passed, never failed); PARTIAL when some did not pass but were expected not to;
- * else PASS. `requested` (certify
- * --classes) limits the rows to those classes.
+ * did not have (a stdio testee that starts none: never passed, never failed), and NEEDS <option> for a class some of
+ * whose tests needed an option of the run it was not given (harness/clause.ts RunLacks, e.g. --endpoint-restart);
+ * PARTIAL when some did not pass but were expected not to; else PASS. `requested` (certify --classes) limits the rows
+ * to those classes.
  */
 export function classRows(judged: readonly Judged[], claims: readonly string[], requested?: readonly string[]): ClassRow[] {
   const seen = new Set(judged.flatMap((t) => t.classes));
@@ -87,6 +96,9 @@ export function classRows(judged: readonly Judged[], claims: readonly string[], 
     else if (!claimed) verdict = 'NOT CLAIMED';
     else if (relevant.some((t) => t.unexpected) || tests.some((t) => PROGRAM_FAULTS.has(t.outcome) && t.unexpected)) verdict = 'FAIL';
     else if (WIRE_CLASSES.has(k) && tests.some((t) => t.outcome === 'not applicable' && t.needs === 'wire')) verdict = 'NEEDS ENDPOINT';
+    else if (relevant.some((t) => t.outcome === 'not applicable' && t.needs?.startsWith('--'))) {
+      verdict = `NEEDS ${[...new Set(relevant.filter((t) => t.outcome === 'not applicable' && t.needs?.startsWith('--')).map((t) => t.needs!))].sort().join(' ')}`;
+    }
     else if (!relevant.some((t) => t.outcome === 'passed')) verdict = relevant.some((t) => t.outcome === 'expected failure') ? 'PARTIAL' : 'NOT APPLICABLE';
     else if (relevant.some((t) => t.outcome !== 'passed' && !NEUTRAL.has(t.outcome))) verdict = 'PARTIAL';
     else verdict = 'PASS';
@@ -146,10 +158,16 @@ export function markdownSummary(header: Header, footer: Footer, rows: readonly C
     out.push('', '## Not applicable and acceptable', '');
     for (const t of inapplicable) out.push(`- \`${t.id}\` — ${t.outcome}: ${t.reason ?? ''}`);
   }
-  if (footer.expectation_problems.unmatched.length || footer.expectation_problems.tooBroad.length) {
+  if (footer.claimed_without_verdict?.length) {
+    out.push('', '## Claimed classes without a verdict', '');
+    for (const c of footer.claimed_without_verdict) out.push(`- ${c.class}: ${c.verdict}${c.excused !== undefined ? ` — expected by the expectation file: ${c.excused}` : ' — unexpected'}`);
+  }
+  const stale = footer.expectation_problems.stale_without_verdict ?? [];
+  if (footer.expectation_problems.unmatched.length || footer.expectation_problems.tooBroad.length || stale.length) {
     out.push('', '## Expectation file problems', '');
     for (const u of footer.expectation_problems.unmatched) out.push(`- entry \`${u}\` matches no test`);
     for (const b of footer.expectation_problems.tooBroad) out.push(`- glob \`${b.test}\` matches ${b.matches} tests (more than allowed)`);
+    for (const k of stale) out.push(`- without_verdict entry \`${k}\` names a class that got a verdict`);
   }
   return out.join('\n') + '\n';
 }
