@@ -32,6 +32,7 @@ import { TesteeFailure, readHello } from '../implementation.ts';
 import { encodeFrame, FrameReader, FramingError } from '../protocol/framing.ts';
 import { OPS, validateResponse, type Shape } from '../protocol/schema.ts';
 import { CertificateError, developmentKey, verifyCertificate } from '../report/certificate.ts';
+import { sampleCertificatePayload } from '../report/certificate-sample.ts';
 import { Rng } from './inputs.ts';
 
 /** What became of one input. */
@@ -271,21 +272,7 @@ const wire: Target = {
 
 const DEV = developmentKey();
 const DEV_KID = new TextEncoder().encode(DEV.did);
-const CERT_PAYLOAD = encodeCanonical({
-  certificate: 'jcp-conformance-certificate/1',
-  suite: 'jcp-conformance 0',
-  protocol: 'jcp-testee/1',
-  testee: { name: 'fuzz', version: '0', driver: 'none', claims: ['jcp:C1'] },
-  digests: { 'spec-map/clauses/jcp.json': '00' },
-  vector_packs: [{ name: 'v1', digest: '00' }],
-  record_digest: '00',
-  seed: 1,
-  verdicts: { 'jcp:C1': 'PASS' },
-  counts: { passed: 1 },
-  unexpected: 0,
-  issued_s: 1_800_000_000,
-  signer: DEV.did,
-});
+const CERT_PAYLOAD = encodeCanonical(sampleCertificatePayload(DEV.did) as unknown as CborInput);
 const CERT_HEADER = encodeCanonical(new Map<CborInput, CborInput>([[1, -8], [4, DEV_KID]]));
 
 const certificate: Target = {

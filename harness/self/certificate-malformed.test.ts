@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CertificateError, developmentKey, sealCertificate, verifyCertificate, type CertificatePayload } from '../report/certificate.ts';
+import { sampleCertificatePayload } from '../report/certificate-sample.ts';
 import { defaultEd25519, encodeCanonical, signSign1WithHeader, type CborInput } from '../oracle.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -16,21 +17,7 @@ const TMP = mkdtempSync(join(tmpdir(), 'jcp-cert-malformed-'));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 const KEY = developmentKey();
 
-const PAYLOAD: CertificatePayload = {
-  certificate: 'jcp-conformance-certificate/1',
-  suite: 'jcp-conformance 0',
-  protocol: 'test',
-  testee: { name: 'made in process', version: '0', driver: 'none', claims: ['jcp:C1'] },
-  digests: { 'spec-map/clauses/x': '00' },
-  vector_packs: [{ name: 'v1', digest: '00' }],
-  record_digest: '00',
-  seed: 1,
-  verdicts: { 'jcp:C1': 'PASS' },
-  counts: { passed: 1 },
-  unexpected: 0,
-  issued_s: 1_800_000_000,
-  signer: KEY.did,
-};
+const PAYLOAD: CertificatePayload = sampleCertificatePayload(KEY.did);
 const GOOD = sealCertificate(PAYLOAD, KEY);
 
 /** A COSE_Sign1 over `payload` under a protected header built from `entries`, signed by the development key. */
