@@ -105,6 +105,47 @@ async function expectRemaining(t: WireTarget, c: WireClient, sg: SignedGrant, de
   if (t.spent) expect(t.spent(grantId(sg.grant))).toBe(debited + 1n);
 }
 
+/**
+ * A signed request whose body is exactly `size` bytes: its grant carries a second action of filler text, lengthened
+ * until the body has the size (the text's CBOR head grows at 24, 256 and 65,536 bytes, so a few rounds settle it).
+ */
+function requestOfSize(t: WireTarget, label: string, size: number): Uint8Array {
+  let filler = 0;
+  for (let round = 0; round < 8; round++) {
+    const l = t.label(`wire:${label}`);
+    const sg = mintGrant(t.issuer, { subject: bob.did, resource: contentId({ resource: l }), actions: [ACTION, 'x'.repeat(filler)], budget_uj: 1000n, nonce: nonce(l) });
+    const body = encodeWireRequest(signWireRequest(request(t, sg), bob));
+    if (body.length === size) return body;
+    filler = Math.max(0, filler + size - body.length);
+  }
+  throw new Error(`no request of exactly ${size} bytes: the filler did not settle`);
+}
+
+/**
+ * The endpoint's clock, in whole seconds, as far as its decisions show it: a grant expiring at e is denied expired
+ * exactly when the endpoint's clock is past e, so a search over e within ±`span` seconds of the harness's clock finds
+ * the endpoint's second. Returns the harness's clock minus the endpoint's (0 for one on the same clock).
+ */
+async function clockSkew(t: WireTarget, c: WireClient, span = 8n): Promise<bigint> {
+  const here = t.now_s();
+  let lo = here - span; // the endpoint's clock is past lo (verified below)
+  let hi = here + span; // and not past hi
+  const expiredAt = async (e: bigint): Promise<boolean> => {
+    const sg = grantFor(t, `clock ${e} ${lo} ${hi}`, 1000n, e);
+    const r = decided(t, await ask(c, encodeWireRequest(signWireRequest(request(t, sg), bob))));
+    return r.core.verdict === 'deny' && r.core.deny_reason === 'expired';
+  };
+  expect(await expiredAt(lo), `the endpoint's clock is not past ${lo}, ${span} s behind the harness's`).toBe(true);
+  expect(await expiredAt(hi), `the endpoint's clock is past ${hi}, ${span} s ahead of the harness's`).toBe(false);
+  while (hi - lo > 1n) {
+    const mid = (lo + hi) / 2n;
+    if (await expiredAt(mid)) lo = mid;
+    else hi = mid;
+  }
+  // the endpoint's clock is past lo and not past hi = lo + 1: its second is hi (within the time the search took)
+  return here - hi;
+}
+
 describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
   clauseIt(['jcp/9#c8-round-trip'], 'a request round-trips the framing canonically on every address, and the endpoint decides and seals it', async () => {
     const t = await wireTarget();
@@ -172,6 +213,29 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
       }
     } finally {
       await c.close();
+    }
+  });
+
+  clauseIt(['jcp/11#reject-oversize'], "the told cap is the endpoint's: a request of exactly the cap is decided, one byte more is rejected", async () => {
+    const t = await wireTarget();
+    const atCap = requestOfSize(t, 'at the cap', t.cap_bytes);
+    const c = await connectWire(t.urls[0]!);
+    try {
+      const r = await rejection(c, frameMessage(atCap, Number.MAX_SAFE_INTEGER), 30_000);
+      const why = r === 'closed' ? 'the connection was closed' : r.kind === 'refusal' ? `refused ${r.refusal.error}` : 'decided';
+      expect(why, `a request of exactly the told cap (${t.cap_bytes} bytes) was not decided: the endpoint's cap is smaller than it was told`).toBe('decided');
+      const d = decided(t, r as WireReply);
+      expect(d.core.verdict).toBe('allow');
+    } finally {
+      await c.close();
+    }
+    const over = requestOfSize(t, 'past the cap', t.cap_bytes + 1);
+    const c2 = await connectWire(t.urls[0]!);
+    try {
+      const r = await rejection(c2, frameMessage(over, Number.MAX_SAFE_INTEGER), 30_000);
+      if (r !== 'closed') expect(r.kind, `a request one byte over the told cap (${t.cap_bytes} bytes) was decided: the endpoint's cap is larger than it was told`).toBe('refusal');
+    } finally {
+      await c2.close();
     }
   });
 
@@ -244,6 +308,30 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
         expect(r.response.decision).toEqual({ verdict: 'deny', deny_reason: 'stale-request' });
       }
       await expectRemaining(t, c, sg, 0n, 'after stale');
+    } finally {
+      await c.close();
+    }
+  });
+
+  clauseIt(['jcp/11#stale-request-denied'], "the told window is the endpoint's: a stamp 2 s inside it, past or future, is decided; 2 s past it is stale", async () => {
+    const t = await wireTarget();
+    const c = await connectWire(t.urls[0]!);
+    try {
+      // stamps set against the endpoint's own clock, found through its expiry decisions (the harness's may differ)
+      const skew = await clockSkew(t, c);
+      const theirs = () => t.now_s() - skew;
+      const EDGE = 2n; // the endpoint's second is known to within 1 s, and a second may turn between stamp and decision
+      for (const [label, now, fresh] of [
+        ['inside, past', () => theirs() - t.window_s + EDGE, true],
+        ['inside, future', () => theirs() + t.window_s - EDGE, true],
+        ['outside, past', () => theirs() - t.window_s - EDGE, false],
+        ['outside, future', () => theirs() + t.window_s + EDGE, false],
+      ] as const) {
+        const sg = grantFor(t, `window edge ${label}`, 1000n);
+        const r = decided(t, await ask(c, encodeWireRequest(signWireRequest(request(t, sg, { now: now() }), bob))));
+        if (fresh) expect(r.response.decision, `a stamp ${EDGE} s inside the told window (${t.window_s} s, ${label}) was not decided as fresh: the endpoint's window is narrower than it was told`).toEqual({ verdict: 'allow' });
+        else expect(r.response.decision, `a stamp ${EDGE} s past the told window (${t.window_s} s, ${label}) was not stale: the endpoint's window is wider than it was told`).toEqual({ verdict: 'deny', deny_reason: 'stale-request' });
+      }
     } finally {
       await c.close();
     }
