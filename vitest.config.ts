@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: ['impl/**/*.test.ts', 'harness/**/*.test.ts', 'spec-map/**/*.test.ts', 'hardware-lab/**/*.test.ts', 'mutation/**/*.test.ts', 'vectors/**/*.test.ts'],
     environment: 'node',
+    // the certify runs several self-test files read, each made once (harness/self/shared-runs.ts)
+    globalSetup: ['harness/self/shared-runs.setup.ts'],
     // fast-check runs with a fixed seed unless FC_SEED is set, so CI is reproducible.
     testTimeout: 60_000,
     pool: 'forks',

@@ -1,19 +1,21 @@
 // Self-tests of the Allure view end to end: a small failing certify (a planted bug, debit on deny, under class C3)
 // writes allure-results through Allure's own library (harness/report/allure.ts), read back here in Allure's own JSON
 // shape; `report --html` renders them into one file, which headless Chromium opens from file:// and shows. The
-// report folder is kept (reports/self/allure/, with the browser's screenshot allure.png) for a person to look at.
+// report folder is kept (reports/self-shared/debit-on-deny-c3/, with the browser's screenshot allure.png) for a
+// person to look at; the run is shared with the other self-tests that read it (./shared-runs.ts).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ATTACHMENT_LIMIT, exchangesText, statusOf, suiteOf, transcriptJson } from '../report/allure.ts';
 import type { Header } from '../report/record.ts';
 import type { TestLine } from '../report/record-reporter.ts';
+import { DEBIT_ON_DENY_C3, sharedCertify } from './shared-runs.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const DIR = join(ROOT, 'reports', 'self', 'allure');
-const BREAKER = 'node --import tsx mutation/testees/variant-main.ts debit-on-deny';
+/** The shared planted-bug run's report folder (./shared-runs.ts), set once it is made. */
+let DIR = '';
 
 /** A result file as Allure's model writes it (allure-js-commons TestResult). */
 interface AllureResult {
@@ -131,13 +133,13 @@ function renderedWhen(browser: string, url: string, ready: string): string {
 }
 
 describe('a failing certify run (debit on deny, class C3)', () => {
-  beforeAll(() => {
-    rmSync(DIR, { recursive: true, force: true });
+  beforeAll(async () => {
     // the run's own clock readings bound every start and stop below; no wall-clock value is asserted
-    before = Date.now();
-    const r = cli(['certify', '--testee', BREAKER, '--classes', 'C3', '--report', DIR, '--property-runs', '5']);
-    after = Date.now();
-    expect(r.status, r.out).toBe(1);
+    const r = await sharedCertify('debit-on-deny-c3', DEBIT_ON_DENY_C3);
+    DIR = r.dir;
+    before = r.startedMs;
+    after = r.endedMs;
+    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(1);
     const record = readFileSync(join(DIR, 'record.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
     header = record[0] as Header;
     lines = record.filter((l): l is Line => l.type === 'test');
@@ -145,7 +147,7 @@ describe('a failing certify run (debit on deny, class C3)', () => {
     const all = readdirSync(dir).filter((f) => f.endsWith('-result.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as AllureResult);
     results = new Map(all.map((x) => [x.fullName, x]));
     expect(all).toHaveLength(results.size);
-  }, 300_000);
+  }, 900_000);
 
   const resultOf = (l: Line): AllureResult => {
     const r = results.get(l.id);

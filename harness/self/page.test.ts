@@ -2,14 +2,15 @@
 // hostile text, the page escapes every character a testee chose and loads nothing from outside; the badge counts and
 // colours the class rows. Then a passing and a failing certify run (the reference on two classes; a planted bug,
 // debit-on-deny, on C3) are each opened from file:// in a real browser (chromium --headless --dump-dom, and a
-// screenshot into that run's report folder, reports/self-page/<run>/page.png), and what the page shows after its script
+// screenshot into that run's report folder, reports/self-shared/<run>/page.png: the runs are shared with other
+// self-tests, ./shared-runs.ts), and what the page shows after its script
 // ran is held to the run's record. Without chromium the browser part says so in one line and is skipped, unless
 // JCP_REQUIRE_CHROMIUM=1 (.ci/run sets it after installing chromium), where it fails.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findClause } from '../../spec-map/index.ts';
 import { removeStaleReports } from '../commands/certify.ts';
@@ -19,8 +20,8 @@ import { judge, type Judged } from '../report/expectations.ts';
 import { conformancePage, escapeHtml, type PageInput } from '../report/page.ts';
 import { classRows, type Footer, type Header } from '../report/record.ts';
 import type { TestLine } from '../report/record-reporter.ts';
+import { DEBIT_ON_DENY_C3, REFERENCE_C10_C11, sharedCertify } from './shared-runs.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REQUIRED = process.env['JCP_REQUIRE_CHROMIUM'] === '1';
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-page-'));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
@@ -208,17 +209,6 @@ if (!CHROMIUM) {
   }
 }
 
-function certify(dir: string, args: string[]): { status: number; out: string } {
-  rmSync(dir, { recursive: true, force: true });
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), 'certify', ...args, '--report', dir], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 400_000,
-    env: { ...process.env, JCP_RECORD: '', JCP_TESTEE: '' },
-  });
-  return { status: r.status ?? -1, out: `${r.stdout}\n${r.stderr}` };
-}
-
 function recordOf(dir: string): { header: Header; tests: Judged[] } {
   const lines = readFileSync(join(dir, 'record.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; unexpected?: number });
   return {
@@ -228,7 +218,6 @@ function recordOf(dir: string): { header: Header; tests: Judged[] } {
 }
 
 describe.skipIf(!CHROMIUM)('the page in a real browser', () => {
-  const REPORTS = join(ROOT, 'reports', 'self-page');
 
   it('a hostile record: its text shows as text, no element of it exists, and the page script ran', () => {
     const file = join(TMP, 'hostile.html');
@@ -241,11 +230,13 @@ describe.skipIf(!CHROMIUM)('the page in a real browser', () => {
   }, 180_000);
 
   describe('a passing run: the reference on C10 and C11', () => {
-    const dir = join(REPORTS, 'passing');
+    let dir = '';
     let run = { status: -1, out: '' };
-    beforeAll(() => {
-      run = certify(dir, ['--classes', 'C10,C11']);
-    }, 420_000);
+    beforeAll(async () => {
+      const r = await sharedCertify('reference-c10-c11', REFERENCE_C10_C11);
+      dir = r.dir;
+      run = { status: r.status, out: `${r.stdout}\n${r.stderr}` };
+    }, 900_000);
 
     it('certify writes report.html and badge.svg and names them; the page shows PASS and every clause holding or not applicable', () => {
       expect(run.status, run.out).toBe(0);
@@ -284,12 +275,13 @@ describe.skipIf(!CHROMIUM)('the page in a real browser', () => {
   });
 
   describe('a failing run: a planted bug (debit-on-deny) on C3', () => {
-    const dir = join(REPORTS, 'failing');
+    let dir = '';
     let run = { status: -1, out: '' };
-    beforeAll(() => {
-      mkdirSync(REPORTS, { recursive: true });
-      run = certify(dir, ['--testee', 'node --import tsx mutation/testees/variant-main.ts debit-on-deny', '--classes', 'C3', '--property-runs', '5']);
-    }, 420_000);
+    beforeAll(async () => {
+      const r = await sharedCertify('debit-on-deny-c3', DEBIT_ON_DENY_C3);
+      dir = r.dir;
+      run = { status: r.status, out: `${r.stdout}\n${r.stderr}` };
+    }, 900_000);
 
     it('the page shows FAIL, the clause the bug breaks, its reason, its case and its transcript', () => {
       expect(run.status, run.out).toBe(1);

@@ -1,24 +1,16 @@
 // The primary record holds a failing test's transcript whole: every request and response of that test, in order,
 // uncut, each as hex and as diagnostic notation, and no other test's. Held against the hash-chained transcript that the
 // same certify run writes (harness/transcript/), which records every exchange on its own path, naming its test.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { exchangesLeftOut, implementation, resetTranscript, transcript, TRANSCRIPT_LIMIT } from '../driver.ts';
 import { encodeCanonical, toHex, type CborInput } from '../oracle.ts';
 import { diagnosticOfHex } from '../report/diagnostic.ts';
 import { transcriptLines, type TestLine } from '../report/record-reporter.ts';
 import { TRANSCRIPT_FILE } from '../transcript/certify.ts';
 import { readTranscript } from '../transcript/format.ts';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const TMP = mkdtempSync(join(tmpdir(), 'jcp-transcript-record-'));
-afterAll(() => rmSync(TMP, { recursive: true, force: true }));
-
-const BREAKER = 'node --import tsx mutation/testees/variant-main.ts debit-on-deny';
+import { DEBIT_ON_DENY_C3, sharedCertify } from './shared-runs.ts';
 
 describe('the bound on one test\'s exchanges', () => {
   it('past TRANSCRIPT_LIMIT keeps the first and the last half, in order, and counts the exchanges left out', async () => {
@@ -52,19 +44,15 @@ describe('the bound on one test\'s exchanges', () => {
 });
 
 describe('a failing test carries its own exchanges, whole', () => {
-  const dir = join(TMP, 'report');
+  let dir = '';
   let tests: TestLine[] = [];
   /** Every answered exchange of each test, from the transcript streams, in order: op and canonical hex. */
   const streamed = new Map<string, Array<{ op: string; request: string; response: string }>>();
   let out = '';
 
-  beforeAll(() => {
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), 'certify', '--testee', BREAKER, '--classes', 'C3', '--property-runs', '5', '--report', dir, '--transcript'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 400_000,
-      env: { ...process.env, JCP_RECORD: '', JCP_TESTEE: '' },
-    });
+  beforeAll(async () => {
+    const r = await sharedCertify('debit-on-deny-c3', DEBIT_ON_DENY_C3);
+    dir = r.dir;
     out = `${r.stdout}\n${r.stderr}`;
     tests = readFileSync(join(dir, 'record.jsonl'), 'utf8')
       .trim()
@@ -78,7 +66,7 @@ describe('a failing test carries its own exchanges, whole', () => {
         list.push({ op: e.op, request: toHex(encodeCanonical(e.args as CborInput)), response: toHex(encodeCanonical(e.response)) });
         streamed.set(e.test, list);
       }
-  }, 420_000);
+  }, 900_000);
 
   it('the run fails on the planted bug, and every failing test has a transcript of exactly the exchanges the stream recorded for it', () => {
     const failed = tests.filter((t) => t.outcome === 'failed');

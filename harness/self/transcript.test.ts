@@ -21,6 +21,7 @@ import { foldTranscript, prepareTranscriptFolder, TRANSCRIPT_FILE } from '../tra
 import { encodeHeader, frame, readFrame, readTranscript, rootOf, TranscriptError, headerOf } from '../transcript/format.ts';
 import { transcribing } from '../transcript/recorder.ts';
 import { reverify, reverifyReport } from '../transcript/reverify.ts';
+import { DEBIT_ON_DENY_C3, sharedCertify } from './shared-runs.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-transcript-'));
@@ -282,12 +283,13 @@ describe('certify --transcript and reverify, end to end (C3)', () => {
     const r = cli(['reverify', badCert, trPath]);
     expect(r.status, r.out).toBe(3);
     expect(r.out).toMatch(/invalid certificate/);
-  }, 600_000);
+  }, 900_000);
 
   it('shows a planted bug (debit-on-deny) as disagreements on C3, and confirms the certificate\'s FAIL from them', async () => {
-    const dir = join(TMP, 'planted');
-    const run = cli(['certify', '--testee', 'node --import tsx mutation/testees/variant-main.ts debit-on-deny', '--classes', 'C3', '--property-runs', '5', '--report', dir, '--transcript']);
-    expect(run.status, run.out).toBe(1);
+    // the planted-bug run other self-tests read too (./shared-runs.ts)
+    const run = await sharedCertify('debit-on-deny-c3', DEBIT_ON_DENY_C3);
+    const dir = run.dir;
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(1);
     const { tests } = readTestRecord(join(dir, 'tests.jsonl'));
     expect(tests.length).toBeGreaterThan(0);
     const v = await reverify(new Uint8Array(readFileSync(join(dir, 'certificate.cose'))), new Uint8Array(readFileSync(join(dir, 'transcript', TRANSCRIPT_FILE))));
@@ -297,5 +299,5 @@ describe('certify --transcript and reverify, end to end (C3)', () => {
     expect(c3.firstDifference?.entry.op).toBe('point.spent');
     expect(c3.firstDifference?.difference).toMatch(/^ok results differ in spent_uj \(testee \d+, reference \d+\)$/);
     expect(v.confirmed).toBe(true);
-  }, 600_000);
+  }, 900_000);
 });
