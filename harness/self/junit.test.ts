@@ -6,15 +6,14 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { judge, PROGRAM_FAULTS, type Judged } from '../report/expectations.ts';
 import { junitXml } from '../report/junit.ts';
 import { classRows, type ClassRow, type Footer, type Header } from '../report/record.ts';
 import type { TestLine } from '../report/record-reporter.ts';
+import { REFERENCE_C3, sharedCertify } from './shared-runs.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REQUIRED = process.env.JCP_REQUIRE_JUNITPARSER === '1';
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-junit-'));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
@@ -217,14 +216,10 @@ if (PY === undefined) {
       expect(x.suites[1]!.cases.find((c) => c.name === 'unimplemented')!.results[0]!.message).toMatch(/^unimplemented, in a class the implementation does not claim: grant\.verify/);
     });
 
-    it('one real certify --classes C3 of the reference: junit.xml holds to its record.jsonl and its table', () => {
-      const dir = join(TMP, 'c3');
-      const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), 'certify', '--classes', 'C3', '--report', dir], {
-        cwd: ROOT,
-        encoding: 'utf8',
-        timeout: 300_000,
-        env: { ...process.env, JCP_RECORD: '', JCP_TESTEE: '' },
-      });
+    it('one real certify --classes C3 of the reference: junit.xml holds to its record.jsonl and its table', async () => {
+      // the run transcript.test.ts reads too (./shared-runs.ts)
+      const r = await sharedCertify('reference-c3', REFERENCE_C3);
+      const dir = r.dir;
       // the record as certify wrote it: unexpected is 0 / 1 there
       const lines = readFileSync(join(dir, 'record.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; unexpected?: number });
       const header = lines[0] as unknown as Header;
@@ -238,6 +233,6 @@ if (PY === undefined) {
       expect(x.suites.map((s) => s.name)).toEqual(['jcp:C3']);
       // the verdict the terminal table printed is the suite's
       expect(r.stdout).toMatch(new RegExp(`jcp:C3\\s+${x.suites[0]!.properties['verdict']}`));
-    }, 300_000);
+    }, 900_000);
   });
 }

@@ -82,3 +82,5 @@ export async function sharedCertify(name: string, args: readonly string[]): Prom
 export const DEBIT_ON_DENY_C3 = ['--testee', 'node --import tsx mutation/testees/variant-main.ts debit-on-deny', '--classes', 'C3', '--property-runs', '5', '--transcript'] as const;
 /** A passing run of the reference on two small classes. */
 export const REFERENCE_C10_C11 = ['--classes', 'C10,C11'] as const;
+/** A passing run of the reference on C3, few property runs, with a transcript. */
+export const REFERENCE_C3 = ['--classes', 'C3', '--property-runs', '5', '--transcript'] as const;
