@@ -121,10 +121,13 @@ const fmt = (c: Readonly<Record<string, number>>) =>
 
 /** The closing table for a terminal. */
 export function terminalTable(rows: readonly ClassRow[]): string {
-  const lines = ['class         verdict        spec grade (MUST)                     byte contract                SHOULD/MAY/open point'];
+  // the class and verdict columns as wide as their longest entry (jouleclaw:C-TLOG, NEEDS --endpoint-restart)
+  const w = Math.max(13, ...rows.map((r) => r.class.length));
+  const v = Math.max(14, ...rows.map((r) => r.verdict.length));
+  const lines = [`${'class'.padEnd(w)} ${'verdict'.padEnd(v)} ${'spec grade (MUST)'.padEnd(37)} ${'byte contract'.padEnd(28)} SHOULD/MAY/open point`];
   for (const r of rows) {
     const bytes = r.contract_differences > 0 ? `${r.contract_differences} test(s) differ` : Object.keys(r.must).length || Object.keys(r.bytes).length ? 'no difference' : '—';
-    lines.push(`${r.class.padEnd(13)} ${r.verdict.padEnd(14)} ${fmt(r.must).padEnd(37)} ${bytes.padEnd(28)} ${fmt(r.should)}`);
+    lines.push(`${r.class.padEnd(w)} ${r.verdict.padEnd(v)} ${fmt(r.must).padEnd(37)} ${bytes.padEnd(28)} ${fmt(r.should)}`);
   }
   return lines.join('\n');
 }
