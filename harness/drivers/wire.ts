@@ -97,10 +97,25 @@ function externalTarget(url: string): WireTarget {
   };
 }
 
-/** Runs the operator's restart command, then waits (up to 30 s) until the endpoint accepts a connection again. */
+/**
+ * Runs the operator's restart command, then waits (up to 30 s) until the endpoint accepts a connection again — and
+ * makes sure it is a new instance that answers: a connection opened before the restart must have been closed by it
+ * (the old process ended). A connection still open means the instance from before is the one answering (a restart
+ * command that did not take, or a stale endpoint left on the address), and the restart is refused as not done.
+ */
 async function restartExternal(url: string, cmd: string): Promise<void> {
-  execSync(cmd, { stdio: 'ignore', shell: '/bin/sh', timeout: 30_000 });
-  await awaitAccepting(url);
+  const before = await connectWire(url);
+  let closed = false;
+  void before.closed.then(() => (closed = true));
+  try {
+    execSync(cmd, { stdio: 'ignore', shell: '/bin/sh', timeout: 30_000 });
+    await awaitAccepting(url);
+    // the old instance's sockets close as it ends; give a slow exit a few seconds
+    for (let i = 0; i < 50 && !closed; i++) await new Promise((r) => setTimeout(r, 100));
+    if (!closed) throw new Error(`after --endpoint-restart the endpoint at ${url} is the instance from before: a connection opened before the restart is still open (the command did not restart it, or another endpoint answers on the address)`);
+  } finally {
+    await before.close().catch(() => {});
+  }
 }
 
 /** Waits (up to 30 s) until the endpoint at `url` accepts a connection. */

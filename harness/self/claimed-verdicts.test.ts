@@ -3,14 +3,17 @@
 // without_verdict; a without_verdict entry for a class that got a verdict is stale; the certificate lists every
 // claimed class. End to end against the reference jcp/1 endpoint (npm run endpoint) without --endpoint-restart:
 // certify says up front that claimed C8 needs it, C8 reads NEEDS --endpoint-restart, the run fails, and passes once
-// the expectation file excuses C8 with a reason.
+// the expectation file excuses C8 with a reason. With a restart command that really restarts it (on its durable
+// record), C8 passes; with one that does nothing, the instance from before still answers and the restart test fails.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESTART_TEST_CLAUSES } from '../drivers/wire.ts';
+import { deriveSeed, keyPairFromSeed } from '../oracle.ts';
 import { certificatePayload } from '../report/certificate.ts';
 import { claimedWithoutVerdict, judge } from '../report/expectations.ts';
 import { classRows, type Footer, type Header } from '../report/record.ts';
@@ -133,3 +136,68 @@ describe('certify --endpoint without --endpoint-restart', () => {
     expect(excused.stdout).toMatch(/jcp:C8 is claimed and got no verdict \(NEEDS --endpoint-restart\), as the expectation file expects/);
   });
 });
+
+describe('certify --endpoint with --endpoint-restart', () => {
+  let port = 0;
+  const pidFile = join(TMP, 'durable-endpoint.pid');
+  const script = join(TMP, 'restart.sh');
+  const start = () =>
+    // the endpoint on its durable record, in the background; its pid kept for the next restart
+    `${process.execPath} --import tsx ${join(ROOT, 'impl', 'wire', 'main.ts')} tcp://127.0.0.1:${port} --record ${join(TMP, 'decisions.rec')} >/dev/null 2>&1 &\necho $! > ${pidFile}\n`;
+  beforeAll(async () => {
+    port = await new Promise<number>((res) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as AddressInfo).port;
+        s.close(() => res(p));
+      });
+    });
+    writeFileSync(script, `#!/bin/sh\ncd ${ROOT}\nold=$(cat ${pidFile})\nkill $old\nwhile kill -0 $old 2>/dev/null; do sleep 0.05; done\n${start()}`);
+    spawnSync('/bin/sh', ['-c', `cd ${ROOT}\n${start()}`], { stdio: 'ignore' });
+    // the guard only bounds a start that failed; no assertion reads the time
+    for (let i = 0; i < 300 && !(await accepting(port)); i++) await new Promise((r) => setTimeout(r, 100));
+  }, 60_000);
+  afterAll(() => {
+    try {
+      process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  });
+
+  const certify = (report: string, restart: string) =>
+    // the guard only keeps a hung run from hanging the suite; no assertion reads the time
+    spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), 'certify', '--endpoint', `tcp://127.0.0.1:${port}`, '--endpoint-steward', keyPairFromSeed(deriveSeed('steward')).did, '--endpoint-claims', 'C8', '--endpoint-restart', restart, '--report', report], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 300_000,
+      env: { ...process.env, JCP_RECORD: '', JCP_TESTEE: '', JCP_TRANSCRIPT: '', JCP_CERT_SEED_HEX: '' },
+    });
+
+  it('passes C8 when the command restarts the endpoint on its record, and fails it when the instance from before still answers', { timeout: 600_000 }, () => {
+    const real = certify(join(TMP, 'restarted'), `/bin/sh ${script}`);
+    expect(real.status, real.stdout + real.stderr).toBe(0);
+    expect(real.stdout).toMatch(/^jcp:C8\s+PASS/m);
+    expect(real.stdout).not.toMatch(/note: without --endpoint-restart/);
+
+    const none = certify(join(TMP, 'not-restarted'), 'true');
+    expect(none.status, none.stdout + none.stderr).toBe(1);
+    expect(none.stdout).toMatch(/^jcp:C8\s+FAIL/m);
+    const failed = readFileSync(join(TMP, 'not-restarted', 'record.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; outcome?: string; error?: string; clauses?: string[] })
+      .filter((l) => l.type === 'test' && l.outcome === 'failed');
+    expect(failed.map((l) => l.clauses)).toEqual([[...RESTART_TEST_CLAUSES]]);
+    expect(failed[0]!.error).toMatch(/is the instance from before: a connection opened before the restart is still open/);
+  });
+});
+
+function accepting(port: number): Promise<boolean> {
+  return new Promise((res) => {
+    const s = connect(port, '127.0.0.1', () => {
+      s.destroy();
+      res(true);
+    });
+    s.on('error', () => res(false));
+  });
+}
