@@ -79,6 +79,9 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
   'wire-repeat-redecided': [swap('impl/durable/point.ts', "if (seen) return Object.freeze({ status: 'repeated' as const", "if (false) return Object.freeze({ status: 'repeated' as const")],
   'wire-decides-at-named-time': [swap(WIRE, 'cost: w.cost, now_s: now };', 'cost: w.cost, now_s: w.now };')],
   'wire-oversize-accepted': [swap(WIRE, 'const reader = new WireFrameReader(cap);', 'const reader = new WireFrameReader(Number.MAX_SAFE_INTEGER);'), swap(WIRE, 'w = decodeWireRequest(body, cap);', 'w = decodeWireRequest(body, Number.MAX_SAFE_INTEGER);')],
+  'wire-window-narrowed': [swap(WIRE, 'if (skew > window) return', 'if (skew > window - 10n) return')],
+  'wire-window-widened': [swap(WIRE, 'if (skew > window) return', 'if (skew > window + 10n) return')],
+  'wire-cap-edge-refused': [swap(WIRE, 'const reader = new WireFrameReader(cap);', 'const reader = new WireFrameReader(cap - 1);')],
   // ---- C9 energy honesty ----
   'hwshunt-unmeasured-accepted': [skip(EN, "f.provenance === 'HwShunt' && measured_uj === undefined")],
   'estimator-measured-accepted': [skip(EN, "f.provenance === 'Estimator' && measured_uj !== undefined")],
@@ -223,4 +226,4 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
 
 /** Patch mutants whose patched module the suite reaches outside the in-process driver (the wire driver's endpoint): the
  * whole test file is loaded as the copy, so the patch applies wherever the module is used, the suite's side included. */
-export const SUITE_SCOPED: ReadonlySet<string> = new Set(['allowed-not-recorded', 'reopen-fresh-spend', 'wire-stale-accepted', 'wire-caller-signature-unchecked', 'wire-repeat-redecided', 'wire-decides-at-named-time', 'wire-oversize-accepted', 'wire-reply-non-canonical']);
+export const SUITE_SCOPED: ReadonlySet<string> = new Set(['allowed-not-recorded', 'reopen-fresh-spend', 'wire-stale-accepted', 'wire-caller-signature-unchecked', 'wire-repeat-redecided', 'wire-decides-at-named-time', 'wire-oversize-accepted', 'wire-reply-non-canonical', 'wire-window-narrowed', 'wire-window-widened', 'wire-cap-edge-refused']);
