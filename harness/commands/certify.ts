@@ -13,7 +13,7 @@ import { externalVectorsDigest } from '../external-vectors.ts';
 import { TesteeFailure, type TesteeInfo, type Transport } from '../implementation.ts';
 import { inProcessTransport } from '../drivers/in-process.ts';
 import { testeeTransport } from '../drivers/testee.ts';
-import { parseWireEndpoint, RESTART_TEST_CLAUSES, wireTransport } from '../drivers/wire.ts';
+import { parseWireEndpoint, RESTART_TEST_CLAUSES, SECOND_WRITER_CLAUSES, wireTransport } from '../drivers/wire.ts';
 import { PROTOCOL_VERSION } from '../protocol/schema.ts';
 import { claimedWithoutVerdict, expectationsFor, ExpectationFileError, judge, readExpectations, type ExpectationFile } from '../report/expectations.ts';
 import { readTestRecord, runCompleted } from '../report/record-reporter.ts';
@@ -92,6 +92,7 @@ function endpointSettings(a: Parsed, endpoint: string, testee: string | undefine
     JCP_ENDPOINT_CLAIMS: claims,
     JCP_ENDPOINT_RUN: str(a, 'endpoint-run'),
     JCP_ENDPOINT_RESTART: str(a, 'endpoint-restart'),
+    JCP_ENDPOINT_SECOND: str(a, 'endpoint-second'),
   };
   for (const [k, v] of Object.entries(opt)) if (v !== undefined) env[k] = v;
   // the handshake (wireTransport) runs in this process and reads the claims from here too
@@ -288,9 +289,14 @@ export async function certify(a: Parsed): Promise<number> {
   const info = hello;
   console.log(`jcp-conformance ${PKG.version}: certifying ${info.name} ${info.version} (${info.language ?? 'language not stated'}) over ${PROTOCOL_VERSION}, ${driver}`);
   console.log(`claims: ${info.claims.join(' ') || '(none)'}; seed ${seed}${classes ? `; classes ${classes.join(' ')}` : ''}`);
-  if (endpoint && str(a, 'endpoint-restart') === undefined) {
-    const needing = classesOfClauses(RESTART_TEST_CLAUSES).filter((k) => info.claims.includes(k) && (!classes || classes.includes(k)));
-    if (needing.length) console.log(`note: without --endpoint-restart the restart test reads "needs --endpoint-restart", so claimed ${needing.join(', ')} will get no verdict (and fail the run unless the expectation file excuses it)`);
+  // what an external endpoint's tests need that the run was not given, said before they run
+  for (const [flag, clauses, what] of [
+    ['endpoint-restart', RESTART_TEST_CLAUSES, 'the restart test'],
+    ['endpoint-second', SECOND_WRITER_CLAUSES, 'the one-writer test'],
+  ] as const) {
+    if (!endpoint || str(a, flag) !== undefined) continue;
+    const needing = classesOfClauses(clauses).filter((k) => info.claims.includes(k) && (!classes || classes.includes(k)));
+    if (needing.length) console.log(`note: without --${flag} ${what} reads "needs --${flag}", so claimed ${needing.join(', ')} will get no verdict (and fail the run unless the expectation file excuses it)`);
   }
 
   makeFolder(reportDir, 'the report folder');

@@ -24,6 +24,7 @@ import {
   type WireTarget,
 } from '../drivers/wire.ts';
 import { bob, mallory, nonce } from '../fixtures.ts';
+import { UnimplementedError } from '../implementation.ts';
 import {
   concatBytes,
   contentId,
@@ -378,6 +379,26 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
       }
     },
   );
+
+  clauseIt(['jcp/4.11#single-writer', 'jcp/4.11#fail-start-if-held', 'jcp/9#c26-one-writer'], 'a second instance on the running endpoint\'s record fails to start, and the first goes on deciding', async () => {
+    const t = await wireTarget();
+    if (!t.second) {
+      if (t.inProcess) throw new Error('the in-process endpoint always offers a second instance');
+      // an external endpoint (certify --endpoint) needs the operator's command; a testee's own endpoint has no such op
+      throw process.env['JCP_ENDPOINT']
+        ? new RunLacks('--endpoint-second', 'needs --endpoint-second: the harness cannot start a second instance of an external endpoint without a command that does')
+        : new UnimplementedError('wire second instance', "the harness cannot start a second instance of a testee's own endpoint (the durable tests check one writer through durable.open)");
+    }
+    const started = await t.second();
+    expect(started, 'a second writer on the same record (jcp §4.11: one writer per record)').toBeUndefined();
+    const sg = grantFor(t, 'after a second instance', 1000n);
+    const c = await connectWire(t.urls[0]!);
+    try {
+      await expectRemaining(t, c, sg, 0n, 'after a second instance');
+    } finally {
+      await c.close();
+    }
+  });
 
   clauseIt(
     // record-before-deciding, read as impl/durable reads it: nothing of a decision is released (answered, acted on)

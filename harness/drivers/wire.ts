@@ -14,11 +14,14 @@
 //   JCP_ENDPOINT_CLAIMS      classes claimed (default jcp:C8,jcp:C13)
 //   JCP_ENDPOINT_RUN         a label mixed into every grant nonce and resource, so a durable endpoint that kept the
 //                            spend of an earlier run starts this one on fresh grants (default: the current time)
+//   JCP_ENDPOINT_SECOND      a shell command that starts a second instance of the endpoint on its record, in the
+//                            foreground: it must fail to start (exit non-zero) while the endpoint runs (jcp §4.11).
+//                            Without it the one-writer test reads "needs --endpoint-second".
 //   JCP_ENDPOINT_RESTART     a shell command that restarts the endpoint (it returns once the restart is under way;
 //                            the harness then waits up to 30 s for the endpoint to accept connections). Without it
 //                            the restart test reads "needs --endpoint-restart" (harness/clause.ts RunLacks).
 // Its clock is assumed within a few seconds of the harness's: requests are stamped with the harness's clock.
-import { execSync } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +59,11 @@ export interface WireTarget {
   readonly spent?: (grant_id: string) => bigint;
   /** In process only: closes the endpoint's durable point and opens it again from its record (a restart). */
   readonly restart?: () => Promise<void>;
+  /**
+   * Tries to start a second instance on the endpoint's record while it runs (jcp §4.11: one writer per record).
+   * Resolves to undefined when the second was refused, or to what shows it started.
+   */
+  readonly second?: () => Promise<string | undefined>;
   readonly inProcess: boolean;
   close(): Promise<void>;
 }
@@ -76,6 +84,9 @@ function envBigint(name: string, dflt: bigint): bigint {
  */
 export const RESTART_TEST_CLAUSES = ['jcp/11#replay-before-new', 'jcp/11#record-before-deciding', 'jcp/11#repeat-gets-same-response', 'jcp/11#repeat-not-redecided'] as const;
 
+/** The clauses of the wire test that starts a second instance on the endpoint's record (harness/conformance/wire.test.ts). */
+export const SECOND_WRITER_CLAUSES = ['jcp/4.11#single-writer', 'jcp/4.11#fail-start-if-held', 'jcp/9#c26-one-writer'] as const;
+
 function externalTarget(url: string): WireTarget {
   parseWireEndpoint(url);
   const steward = process.env['JCP_ENDPOINT_STEWARD'];
@@ -83,8 +94,10 @@ function externalTarget(url: string): WireTarget {
   const seedHex = process.env['JCP_ENDPOINT_ISSUER_SEED'];
   const run = process.env['JCP_ENDPOINT_RUN'] || String(Date.now());
   const restartCmd = process.env['JCP_ENDPOINT_RESTART'];
+  const secondCmd = process.env['JCP_ENDPOINT_SECOND'];
   return {
     ...(restartCmd ? { restart: () => restartExternal(url, restartCmd) } : {}),
+    ...(secondCmd ? { second: () => secondExternal(secondCmd) } : {}),
     urls: [url],
     steward,
     window_s: envBigint('JCP_ENDPOINT_WINDOW_S', WIRE_FRESHNESS_WINDOW_S),
@@ -116,6 +129,39 @@ async function restartExternal(url: string, cmd: string): Promise<void> {
   } finally {
     await before.close().catch(() => {});
   }
+}
+
+/** How long a second instance has to refuse to start (exit non-zero) before it counts as started. */
+const SECOND_GRACE_MS = 20_000;
+
+/**
+ * Runs the operator's second-instance command (a second endpoint on the running one's record, in the foreground, in
+ * a process group of its own): refused when it exits non-zero within SECOND_GRACE_MS; exiting 0, or still running
+ * then, is a second instance that started — its group is killed.
+ */
+async function secondExternal(cmd: string): Promise<string | undefined> {
+  const child = spawn('/bin/sh', ['-c', cmd], { stdio: 'ignore', detached: true });
+  const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null } | 'running'>((res) => {
+    const timer = setTimeout(() => res('running'), SECOND_GRACE_MS);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      res({ code, signal });
+    });
+    child.once('error', () => {
+      clearTimeout(timer);
+      res({ code: 127, signal: null });
+    });
+  });
+  if (outcome === 'running') {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    return `the second instance was still running ${SECOND_GRACE_MS / 1000} s after it started: it did not fail to start`;
+  }
+  if (outcome.code === 0) return 'the second instance exited 0: it started (and ended) rather than failing to start';
+  return undefined;
 }
 
 /** Waits (up to 30 s) until the endpoint at `url` accepts a connection. */
@@ -164,6 +210,17 @@ async function inProcessTarget(): Promise<WireTarget> {
       point.close();
       point = open();
       gate = durableWireGate(point, steward);
+    },
+    second: async () => {
+      // another holder opening the same record, as a second endpoint process would
+      try {
+        const other = openDurablePoint({ path: join(dir, 'decisions.record'), steward, holder: 'a second endpoint' });
+        other.close();
+        return 'a second point opened the record the running endpoint holds';
+      } catch (e) {
+        if (e instanceof Error && 'code' in e && e.code === 'ERR_RECORD_LOCKED') return undefined;
+        throw e;
+      }
     },
     inProcess: true,
     close: async () => {

@@ -5,6 +5,8 @@
 // certify says up front that claimed C8 needs it, C8 reads NEEDS --endpoint-restart, the run fails, and passes once
 // the expectation file excuses C8 with a reason. With a restart command that really restarts it (on its durable
 // record), C8 passes; with one that does nothing, the instance from before still answers and the restart test fails.
+// With --endpoint-second, a second endpoint on the same record fails to start and C26 passes; a command that starts
+// (exits 0) is a second writer and fails it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -164,22 +166,31 @@ describe('certify --endpoint with --endpoint-restart', () => {
     }
   });
 
-  const certify = (report: string, restart: string) =>
+  const certify = (report: string, restart: string, ...extra: string[]) =>
     // the guard only keeps a hung run from hanging the suite; no assertion reads the time
-    spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), 'certify', '--endpoint', `tcp://127.0.0.1:${port}`, '--endpoint-steward', keyPairFromSeed(deriveSeed('steward')).did, '--endpoint-claims', 'C8', '--endpoint-restart', restart, '--report', report], {
+    spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), 'certify', '--endpoint', `tcp://127.0.0.1:${port}`, '--endpoint-steward', keyPairFromSeed(deriveSeed('steward')).did, '--endpoint-restart', restart, '--report', report, ...extra], {
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 300_000,
       env: { ...process.env, JCP_RECORD: '', JCP_TESTEE: '', JCP_TRANSCRIPT: '', JCP_CERT_SEED_HEX: '' },
     });
 
-  it('passes C8 when the command restarts the endpoint on its record, and fails it when the instance from before still answers', { timeout: 600_000 }, () => {
-    const real = certify(join(TMP, 'restarted'), `/bin/sh ${script}`);
+  it('passes C8 and C26 when the commands restart the endpoint and start a second that fails to, and fails each when they do not', { timeout: 600_000 }, () => {
+    // a second endpoint on the same record, in the foreground: it must fail to start (main.ts exits 1 on a held record)
+    const second = `${process.execPath} --import tsx ${join(ROOT, 'impl', 'wire', 'main.ts')} tcp://127.0.0.1:0 --record ${join(TMP, 'decisions.rec')}`;
+    const real = certify(join(TMP, 'restarted'), `/bin/sh ${script}`, '--endpoint-claims', 'C8,C26', '--endpoint-second', second);
     expect(real.status, real.stdout + real.stderr).toBe(0);
     expect(real.stdout).toMatch(/^jcp:C8\s+PASS/m);
-    expect(real.stdout).not.toMatch(/note: without --endpoint-restart/);
+    expect(real.stdout).toMatch(/^jcp:C26\s+PASS/m);
+    expect(real.stdout).not.toMatch(/note: without --endpoint-/);
 
-    const none = certify(join(TMP, 'not-restarted'), 'true');
+    // a "second instance" that starts (here: exits 0) is a second writer: C26 fails on its clause
+    const writer = certify(join(TMP, 'second-writer'), `/bin/sh ${script}`, '--endpoint-claims', 'C26', '--endpoint-second', 'true');
+    expect(writer.status, writer.stdout + writer.stderr).toBe(1);
+    expect(writer.stdout).toMatch(/^jcp:C26\s+FAIL/m);
+    expect(writer.stdout).toMatch(/jcp\/4\.11#single-writer.*it started/);
+
+    const none = certify(join(TMP, 'not-restarted'), 'true', '--endpoint-claims', 'C8');
     expect(none.status, none.stdout + none.stderr).toBe(1);
     expect(none.stdout).toMatch(/^jcp:C8\s+FAIL/m);
     const failed = readFileSync(join(TMP, 'not-restarted', 'record.jsonl'), 'utf8')
