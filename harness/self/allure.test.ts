@@ -255,7 +255,7 @@ describe('a failing certify run (debit on deny, class C3)', () => {
   });
 
   describe('report --html', () => {
-    it('renders one file that opens from file://: the run\'s date, the failing test, its clause and its reason', (ctx) => {
+    it('renders one file that opens from file://: the run\'s date, the failing test, its clause, its reason and its transcript attachment', (ctx) => {
       const r = cli(['report', '--html', DIR]);
       expect(r.status, r.out).toBe(0);
       const index = join(DIR, 'allure-report', 'index.html');
@@ -287,6 +287,9 @@ describe('a failing certify run (debit on deny, class C3)', () => {
       expect(shown).toContain(property.title);
       expect(shown).toContain(property.clauses[0]);
       expect(shown).toContain(`failed: ${reason}`);
+      // and its transcript attachment, listed on the test's page
+      expect(property.transcript?.exchanges?.length ?? 0).toBeGreaterThan(0);
+      expect(shown).toMatch(/transcript\.json application\/json/);
       const shot = join(DIR, 'allure.png');
       spawnSync(browser, ['--headless', '--no-sandbox', '--disable-gpu', '--lang=en-US', '--virtual-time-budget=20000', '--window-size=1280,2000', `--screenshot=${shot}`, url], { timeout: 120_000, env: { ...process.env, TZ: 'UTC' } });
       expect(readFileSync(shot).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
