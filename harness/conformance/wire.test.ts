@@ -23,9 +23,10 @@ import {
   type WireResponse,
   type WireTarget,
 } from '../drivers/wire.ts';
-import { bob, mallory, nonce } from '../fixtures.ts';
+import { bob, carol, mallory, nonce } from '../fixtures.ts';
 import { UnimplementedError } from '../implementation.ts';
 import {
+  attenuate,
   concatBytes,
   contentId,
   dealerShares,
@@ -379,6 +380,40 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
       }
     },
   );
+
+  clauseIt(['jcp/11#replay-before-new'], 'on restart each recorded request is replayed at the time it was decided: a link that has expired since still counts its spend', async () => {
+    const t = await wireTarget();
+    if (!t.restart) throw new RunLacks('--endpoint-restart', 'needs --endpoint-restart: the harness cannot restart an external endpoint without a command that does');
+    const root = grantFor(t, 'replayed at its time', 1000n);
+    // a delegation to carol that expires 3 s from the endpoint's now: decided inside its life, replayed after its end
+    const expiry = t.now_s() + 3n;
+    const child = attenuate(root, bob, { subject: carol.did, budget_uj: 500n, expiry, nonce: nonce(t.label('wire:replayed at its time, child')) });
+    const byCarol = (): UnsignedWireRequest => ({
+      ...request(t, child),
+      frame: { ...request(t, child).frame, grant_id: grantId(child.grant) },
+      chain: [root, child],
+      caller: carol.did,
+      cost: { uj: 100n, provenance: 'Estimator' },
+    });
+    const c = await connectWire(t.urls[0]!);
+    try {
+      expect(decided(t, await ask(c, encodeWireRequest(signWireRequest(byCarol(), carol)))).response.decision).toEqual({ verdict: 'allow' });
+    } finally {
+      await c.close();
+    }
+    // past the child's expiry, then a restart: a replay at the endpoint's current time would find the link expired
+    if (t.advance) t.advance(10n);
+    else await new Promise((r) => setTimeout(r, Number(expiry - t.now_s() + 2n) * 1000));
+    expect(t.now_s()).toBeGreaterThan(expiry);
+    await t.restart();
+    const c2 = await connectWire(t.urls[0]!);
+    try {
+      // the root still carries the 100 µJ its expired link spent
+      await expectRemaining(t, c2, root, 100n, 'after a restart past the link\'s expiry');
+    } finally {
+      await c2.close();
+    }
+  });
 
   clauseIt(['jcp/4.11#single-writer', 'jcp/4.11#fail-start-if-held', 'jcp/9#c26-one-writer'], 'a second instance on the running endpoint\'s record fails to start, and the first goes on deciding', async () => {
     const t = await wireTarget();

@@ -38,7 +38,7 @@ import { PROTOCOL_VERSION } from '../protocol/schema.ts';
 /** The classes a jcp/1 endpoint can show over the wire alone. */
 export const WIRE_CLASSES = ['jcp:C8', 'jcp:C13'] as const;
 
-/** The fixed clock of the in-process reference endpoint (unix seconds). */
+/** Where the in-process reference endpoint's clock starts (unix seconds); it moves only when a test advances it. */
 export const IN_PROCESS_NOW_S = 1_700_000_000n;
 
 /** An endpoint under test and what the harness knows of it. */
@@ -59,6 +59,8 @@ export interface WireTarget {
   readonly spent?: (grant_id: string) => bigint;
   /** In process only: closes the endpoint's durable point and opens it again from its record (a restart). */
   readonly restart?: () => Promise<void>;
+  /** In process only: moves the endpoint's clock on by `s` seconds (an external endpoint's clock moves by itself). */
+  readonly advance?: (s: bigint) => void;
   /**
    * Tries to start a second instance on the endpoint's record while it runs (jcp §4.11: one writer per record).
    * Resolves to undefined when the second was refused, or to what shows it started.
@@ -194,7 +196,9 @@ async function inProcessTarget(): Promise<WireTarget> {
     decideOnce: (k, req, enc) => gate.decideOnce(k, req, enc),
     sealRefusal: (req, reason) => gate.sealRefusal(req, reason),
   };
-  const server = createWireServer({ gate: current, now_s: () => IN_PROCESS_NOW_S });
+  // the endpoint's clock: fixed, moved on only by advance()
+  let clock = IN_PROCESS_NOW_S;
+  const server = createWireServer({ gate: current, now_s: () => clock });
   const tcp = await server.listen({ host: '127.0.0.1', port: 0 });
   const unix = await server.listen({ path: join(dir, 'endpoint.sock') });
   return {
@@ -204,7 +208,10 @@ async function inProcessTarget(): Promise<WireTarget> {
     cap_bytes: server.maxMessageBytes,
     issuer: keyPairFromSeed(deriveSeed('alice')),
     label: (s) => s,
-    now_s: () => IN_PROCESS_NOW_S,
+    now_s: () => clock,
+    advance: (s) => {
+      clock += s;
+    },
     spent: (id) => point.spent(id),
     restart: async () => {
       point.close();
