@@ -277,13 +277,15 @@ describe.skipIf(!CHROMIUM)('the page in a real browser', () => {
   describe('a failing run: a planted bug (debit-on-deny) on C3', () => {
     let dir = '';
     let run = { status: -1, out: '' };
+    let runStartedMs = 0;
     beforeAll(async () => {
       const r = await sharedCertify('debit-on-deny-c3', DEBIT_ON_DENY_C3);
       dir = r.dir;
+      runStartedMs = r.startedMs;
       run = { status: r.status, out: `${r.stdout}\n${r.stderr}` };
     }, 900_000);
 
-    it('the page shows FAIL, the clause the bug breaks, its reason, its case and its transcript', () => {
+    it('the page shows FAIL, the run\'s date, the clause the bug breaks, its reason, its case and its transcript', () => {
       expect(run.status, run.out).toBe(1);
       expect(fetchingAttributes(readFileSync(join(dir, 'report.html'), 'utf8'))).toEqual([]);
       const dom = dumpDom(join(dir, 'report.html'));
@@ -309,6 +311,10 @@ describe.skipIf(!CHROMIUM)('the page in a real browser', () => {
       // the differential property's shrunk case and the seed that replays the run
       expect(text).toMatch(/shrunk counterexample: decisions-\d+-[0-9a-f]+\.json/);
       expect(text).toContain(`--classes jcp:C3 --seed ${recordOf(dir).header.seed} --property-runs 5`);
+      // the date of the run, as its record has it: the day certify ran (no wall-clock value is asserted beyond that)
+      const started = recordOf(dir).header.started_at;
+      expect(new Date(started).toISOString().slice(0, 10)).toBe(new Date(runStartedMs).toISOString().slice(0, 10));
+      expect(text).toContain(`started ${started}`);
       expect(readFileSync(join(dir, 'badge.svg'), 'utf8')).toContain(`fill="${BADGE_COLOURS.fail}"`);
       expect(readFileSync(join(dir, 'badge.svg'), 'utf8')).toContain('<title>JCP conformance: 0/1 classes</title>');
     }, 300_000);
