@@ -381,6 +381,28 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
     },
   );
 
+  clauseIt(['jcp/7#budget-exceeded', 'jcp/7#debit-on-allow'], 'over the wire the budget holds at its edge from both sides: one µJ over is denied and debits nothing, exactly the budget is allowed, then nothing more', async () => {
+    const t = await wireTarget();
+    const sg = grantFor(t, 'budget edge', 1000n);
+    const c = await connectWire(t.urls[0]!);
+    const spend = async (uj: bigint, probe: string) =>
+      decided(t, await ask(c, encodeWireRequest(signWireRequest(request(t, sg, { cost: { uj, provenance: 'Estimator' }, frame: { ...request(t, sg).frame, payload_hash: contentId({ payload: probe }) } }), bob))));
+    try {
+      const over = await spend(1001n, 'one over the budget');
+      expect(over.response.decision).toEqual({ verdict: 'deny', deny_reason: 'budget-exceeded' });
+      expect(over.core.budget_remaining_uj, 'a denied call debits nothing').toBe(1000n);
+      const exact = await spend(1000n, 'exactly the budget');
+      expect(exact.response.decision, 'a cost of exactly the remaining budget (prior spend + cost = budget_uj) is allowed').toEqual({ verdict: 'allow' });
+      expect(exact.core.budget_remaining_uj).toBe(0n);
+      const more = await spend(1n, 'one more');
+      expect(more.response.decision).toEqual({ verdict: 'deny', deny_reason: 'budget-exceeded' });
+      expect(more.core.budget_remaining_uj).toBe(0n);
+      if (t.spent) expect(t.spent(grantId(sg.grant))).toBe(1000n);
+    } finally {
+      await c.close();
+    }
+  });
+
   clauseIt(['jcp/11#replay-before-new'], 'on restart each recorded request is replayed at the time it was decided: a link that has expired since still counts its spend', async () => {
     const t = await wireTarget();
     if (!t.restart) throw new RunLacks('--endpoint-restart', 'needs --endpoint-restart: the harness cannot restart an external endpoint without a command that does');
