@@ -36,9 +36,12 @@ function run(name: string, testee: string | undefined, files = SUITE, extraEnv: 
   return new Map(tests.map((l) => [l.id, l]));
 }
 
-// No test is out of a stdio testee's reach: the wire tests go to the endpoint it starts itself (endpoint.start), the
-// durable crash tests kill and respawn its own process.
-const failing = (m: Map<string, TestLine>) => [...m.values()].filter((t) => t.outcome !== 'passed' && t.outcome !== 'not claimed');
+// No test is out of a stdio testee's reach but one: the wire tests go to the endpoint it starts itself
+// (endpoint.start), the durable crash tests kill and respawn its own process; a second instance of that endpoint on
+// its record cannot be started through the protocol (its one-writer rule is tested through durable.open instead).
+const OUT_OF_REACH = new Set(['wire second instance']);
+const failing = (m: Map<string, TestLine>) =>
+  [...m.values()].filter((t) => t.outcome !== 'passed' && t.outcome !== 'not claimed' && !(t.outcome === 'not applicable' && OUT_OF_REACH.has(t.needs ?? '')));
 
 /** The classes the reference claims (spec-map/implemented.json): a test of any other class reads "not claimed". */
 const CLAIMED = new Set((JSON.parse(readFileSync(join(ROOT, 'spec-map', 'implemented.json'), 'utf8')) as { classes: string[] }).classes);

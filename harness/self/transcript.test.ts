@@ -298,8 +298,11 @@ describe('certify --transcript and reverify, end to end (C3)', () => {
     const c3 = v.classes.find((c) => c.class === 'jcp:C3')!;
     expect([c3.certificate, c3.rejudged]).toEqual(['FAIL', 'FAIL']);
     expect(c3.differing).toBeGreaterThan(0);
-    expect(c3.firstDifference?.entry.op).toBe('point.spent');
-    expect(c3.firstDifference?.difference).toMatch(/^ok results differ in spent_uj \(testee \d+, reference \d+\)$/);
+    // the bug shows as spend the testee reports and the reference does not (C3's first difference may be another
+    // test's: a wire test's endpoint.start answers with the testee's own address, which a replay cannot match)
+    const spent = v.tests.map((t) => t.firstDifference).filter((d) => d?.entry.op === 'point.spent');
+    expect(spent.length).toBeGreaterThan(0);
+    for (const d of spent) expect(d!.difference).toMatch(/^ok results differ in spent_uj \(testee \d+, reference \d+\)$/);
     expect(v.confirmed).toBe(true);
   }, 900_000);
 });
