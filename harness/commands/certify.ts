@@ -7,6 +7,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, 
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findClause } from '../../spec-map/index.ts';
 import { built, COMPILED } from '../build.ts';
 import { claimsByteContract } from '../clause.ts';
 import { externalVectorsDigest } from '../external-vectors.ts';
@@ -17,6 +18,7 @@ import { parseWireEndpoint, RESTART_TEST_CLAUSES, SECOND_WRITER_CLAUSES, wireTra
 import { PROTOCOL_VERSION } from '../protocol/schema.ts';
 import { claimedWithoutVerdict, expectationsFor, ExpectationFileError, judge, readExpectations, type ExpectationFile } from '../report/expectations.ts';
 import { readTestRecord, runCompleted } from '../report/record-reporter.ts';
+import { ALLURE_WRITTEN } from '../report/allure.ts';
 import { classRows, junitXml, markdownSummary, terminalTable, writeAllure, type Footer, type Header } from '../report/record.ts';
 import { certificatePayload, developmentKey, sealCertificate } from '../report/certificate.ts';
 import { BADGE_FILE, badgeSvg } from '../report/badge.ts';
@@ -162,7 +164,7 @@ export function removeStaleReports(dir: string): string[] {
       removed.push(f);
     }
   }
-  for (const [sub, written] of [['allure-results', /^([0-9a-f-]{36}-(result|container)\.json|[0-9a-f-]{36}-attachment(\.\w+)?|environment\.properties)$/], ['cases', /\.json$/]] as const) {
+  for (const [sub, written] of [['allure-results', ALLURE_WRITTEN], ['cases', /\.json$/]] as const) {
     const d = join(dir, sub);
     if (!existsSync(d) || !statSync(d).isDirectory()) continue;
     const files = readdirSync(d).filter((f) => written.test(f));
@@ -192,16 +194,6 @@ function runRunner(cmd: string, args: readonly string[], opts: { cwd: string; en
       res({ status });
     });
   });
-}
-
-/** The classes the spec map gives `ids` (spec-map/clauses/*.json), in the map's order, each once. */
-function classesOfClauses(ids: readonly string[]): string[] {
-  const out = new Set<string>();
-  for (const f of readdirSync(join(ROOT, 'spec-map', 'clauses')).filter((x) => x.endsWith('.json')).sort()) {
-    const { clauses } = JSON.parse(readFileSync(join(ROOT, 'spec-map', 'clauses', f), 'utf8')) as { clauses: Array<{ id: string; classes: string[] }> };
-    for (const c of clauses) if (ids.includes(c.id)) for (const k of c.classes) out.add(k);
-  }
-  return [...out];
 }
 
 /** The published vector packs the run replays (vectors/conformance/v1/*.json), each with the blake3 of its bytes. */
@@ -295,7 +287,7 @@ export async function certify(a: Parsed): Promise<number> {
     ['endpoint-second', SECOND_WRITER_CLAUSES, 'the one-writer test'],
   ] as const) {
     if (!endpoint || str(a, flag) !== undefined) continue;
-    const needing = classesOfClauses(clauses).filter((k) => info.claims.includes(k) && (!classes || classes.includes(k)));
+    const needing = [...new Set(clauses.flatMap((id) => findClause(id)?.classes ?? []))].filter((k) => info.claims.includes(k) && (!classes || classes.includes(k)));
     if (needing.length) console.log(`note: without --${flag} ${what} reads "needs --${flag}", so claimed ${needing.join(', ')} will get no verdict (and fail the run unless the expectation file excuses it)`);
   }
 

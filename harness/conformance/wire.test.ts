@@ -99,9 +99,24 @@ async function rejection(c: WireClient, bytes: Uint8Array, ms = 4000): Promise<W
   }
 }
 
+/** `fn` over a fresh connection to the endpoint, closed afterwards whatever `fn` did. */
+async function onConnection<T>(t: WireTarget, fn: (c: WireClient) => Promise<T>): Promise<T> {
+  const c = await connectWire(t.urls[0]!);
+  try {
+    return await fn(c);
+  } finally {
+    await c.close();
+  }
+}
+
+/** Signs and sends a request on `sg` by bob costing `uj`, its payload named by `probe` (so each is a new request). */
+async function spend(t: WireTarget, c: WireClient, sg: SignedGrant, uj: bigint, probe: string): Promise<{ response: WireResponse; core: ReceiptCore }> {
+  return decided(t, await ask(c, encodeWireRequest(signWireRequest(request(t, sg, { cost: { uj, provenance: 'Estimator' }, frame: { ...request(t, sg).frame, payload_hash: contentId({ payload: probe }) } }), bob))));
+}
+
 /** After a request that must have debited nothing (or `debited` µJ), a fresh request shows the remaining budget. */
 async function expectRemaining(t: WireTarget, c: WireClient, sg: SignedGrant, debited: bigint, probe: string): Promise<void> {
-  const r = decided(t, await ask(c, encodeWireRequest(signWireRequest(request(t, sg, { cost: { uj: 1n, provenance: 'Estimator' }, frame: { ...request(t, sg).frame, payload_hash: contentId({ payload: probe }) } }), bob))));
+  const r = await spend(t, c, sg, 1n, probe);
   expect(r.core.verdict).toBe('allow');
   expect(r.core.budget_remaining_uj).toBe(sg.grant.budget_uj - debited - 1n);
   if (t.spent) expect(t.spent(grantId(sg.grant))).toBe(debited + 1n);
@@ -182,29 +197,22 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
     const entries = [...m.entries()].map(([k, v]) => concatBytes(encodeCanonical(k), encodeCanonical(v)));
     const unsorted = concatBytes(new Uint8Array([head]), ...entries.reverse());
     for (const bad of [nonShortest, trailing, unsorted]) {
-      const c = await connectWire(t.urls[0]!);
-      try {
+      await onConnection(t, async (c) => {
         const r = await rejection(c, frameMessage(bad));
         if (r !== 'closed') {
           expect(r.kind).toBe('refusal');
           if (r.kind === 'refusal') contract(r.refusal.error === 'ERR_WIRE_NON_CANONICAL', `a non-canonical body refused with ${r.refusal.error}; the suite's code (impl/wire/WIRE.md) is ERR_WIRE_NON_CANONICAL`);
         }
-      } finally {
-        await c.close();
-      }
+      });
     }
-    const c = await connectWire(t.urls[0]!);
-    try {
+    await onConnection(t, async (c) => {
       await expectRemaining(t, c, sg, 0n, 'after non-canonical');
-    } finally {
-      await c.close();
-    }
+    });
   });
 
   clauseIt(['jcp/11#reject-oversize'], 'a message declared longer than the cap is rejected before its body, never decided', async () => {
     const t = await wireTarget();
-    const c = await connectWire(t.urls[0]!);
-    try {
+    await onConnection(t, async (c) => {
       const head = new Uint8Array(4);
       new DataView(head.buffer).setUint32(0, t.cap_bytes + 1, false);
       // only the length is sent: a receiver that waited for the body before judging its size would never answer
@@ -213,32 +221,24 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
         expect(r.kind).toBe('refusal');
         if (r.kind === 'refusal') contract(r.refusal.error === 'ERR_WIRE_OVERSIZE', `an oversized body refused with ${r.refusal.error}; the suite's code (impl/wire/WIRE.md) is ERR_WIRE_OVERSIZE`);
       }
-    } finally {
-      await c.close();
-    }
+    });
   });
 
   clauseIt(['jcp/11#reject-oversize'], "the told cap is the endpoint's: a request of exactly the cap is decided, one byte more is rejected", async () => {
     const t = await wireTarget();
     const atCap = requestOfSize(t, 'at the cap', t.cap_bytes);
-    const c = await connectWire(t.urls[0]!);
-    try {
+    await onConnection(t, async (c) => {
       const r = await rejection(c, frameMessage(atCap, Number.MAX_SAFE_INTEGER), 30_000);
       const why = r === 'closed' ? 'the connection was closed' : r.kind === 'refusal' ? `refused ${r.refusal.error}` : 'decided';
       expect(why, `a request of exactly the told cap (${t.cap_bytes} bytes) was not decided: the endpoint's cap is smaller than it was told`).toBe('decided');
       const d = decided(t, r as WireReply);
       expect(d.core.verdict).toBe('allow');
-    } finally {
-      await c.close();
-    }
+    });
     const over = requestOfSize(t, 'past the cap', t.cap_bytes + 1);
-    const c2 = await connectWire(t.urls[0]!);
-    try {
+    await onConnection(t, async (c2) => {
       const r = await rejection(c2, frameMessage(over, Number.MAX_SAFE_INTEGER), 30_000);
       if (r !== 'closed') expect(r.kind, `a request one byte over the told cap (${t.cap_bytes} bytes) was decided: the endpoint's cap is larger than it was told`).toBe('refusal');
-    } finally {
-      await c2.close();
-    }
+    });
   });
 
   clauseIt(['jcp/11#verify-caller-signature'], 'an impersonated caller is denied bad-signature and sealed; a signed field changed after signing too; nothing is debited', async () => {
@@ -275,8 +275,7 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
       const other = dealerShares(2, 3, deriveSeed('wire:other team'));
       const l = t.label('wire:team grant');
       const sg = mintGrant(t.issuer, { subject: team.did, resource: contentId({ resource: l }), actions: [ACTION], budget_uj: 1000n, expiry: 0n, nonce: nonce(l) });
-      const c = await connectWire(t.urls[0]!);
-      try {
+      await onConnection(t, async (c) => {
         const send = async (u: UnsignedWireRequest, signature: Uint8Array) => decided(t, await ask(c, encodeWireRequest({ ...u, signature })));
         const u1 = request(t, sg, { caller: team.did, cost: { uj: 100n, provenance: 'Estimator' } });
         const two = thresholdSign(team, [team.shares[0]!, team.shares[1]!], wireSigningBytes(u1), deriveSeed(`wire:team nonces ${l}`)).signature;
@@ -293,32 +292,26 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
         // a valid aggregate of another team is no signature of this one
         const foreign = thresholdSign(other, [other.shares[0]!, other.shares[1]!], wireSigningBytes(u3), deriveSeed('wire:other nonces')).signature;
         expect((await send(u3, foreign)).core).toMatchObject({ verdict: 'deny', deny_reason: 'bad-signature', budget_remaining_uj: 850n });
-      } finally {
-        await c.close();
-      }
+      });
     },
   );
 
   clauseIt(['jcp/11#stale-request-denied'], 'a request stamped outside the freshness window, past or future, is denied stale-request and debits nothing', async () => {
     const t = await wireTarget();
     const sg = grantFor(t, 'stale', 1000n);
-    const c = await connectWire(t.urls[0]!);
-    try {
+    await onConnection(t, async (c) => {
       const margin = 60n; // beyond the window by a minute: clock skew between harness and endpoint stays inside it
       for (const now of [t.now_s() - t.window_s - margin, t.now_s() + t.window_s + margin]) {
         const r = decided(t, await ask(c, encodeWireRequest(signWireRequest(request(t, sg, { now, cost: { uj: 100n, provenance: 'Estimator' } }), bob))));
         expect(r.response.decision).toEqual({ verdict: 'deny', deny_reason: 'stale-request' });
       }
       await expectRemaining(t, c, sg, 0n, 'after stale');
-    } finally {
-      await c.close();
-    }
+    });
   });
 
   clauseIt(['jcp/11#stale-request-denied'], "the told window is the endpoint's: a stamp 3 s inside it, past or future, is decided; 3 s past it is stale", async () => {
     const t = await wireTarget();
-    const c = await connectWire(t.urls[0]!);
-    try {
+    await onConnection(t, async (c) => {
       // stamps set against the endpoint's own clock, found through its expiry decisions (the harness's may differ)
       const skew = await clockSkew(t, c);
       const theirs = () => t.now_s() - skew;
@@ -336,9 +329,7 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
         if (fresh) expect(r.response.decision, `a stamp ${EDGE} s inside the told window (${t.window_s} s, ${label}) was not decided as fresh: the endpoint's window is narrower than it was told`).toEqual({ verdict: 'allow' });
         else expect(r.response.decision, `a stamp ${EDGE} s past the told window (${t.window_s} s, ${label}) was not stale: the endpoint's window is wider than it was told`).toEqual({ verdict: 'deny', deny_reason: 'stale-request' });
       }
-    } finally {
-      await c.close();
-    }
+    });
   });
 
   clauseIt(['jcp/11#decide-at-own-clock', 'jcp/11#not-decided-at-named-time'], 'the endpoint decides at its own clock: a request stamped before its grant expired, arriving after, is denied expired', async () => {
@@ -347,16 +338,13 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
     const d = t.window_s >= 4n ? (t.window_s / 2n < 30n ? t.window_s / 2n : 30n) : 1n;
     const expiry = t.now_s() - d;
     const sg = grantFor(t, 'own clock', 1000n, expiry);
-    const c = await connectWire(t.urls[0]!);
-    try {
+    await onConnection(t, async (c) => {
       const r = decided(t, await ask(c, encodeWireRequest(signWireRequest(request(t, sg, { now: expiry - 1n }), bob))));
       expect(r.response.decision).toEqual({ verdict: 'deny', deny_reason: 'expired' });
       // the same grant with no expiry is allowed at the same stamp: the stamp alone was not the refusal
       const open = grantFor(t, 'own clock, no expiry', 1000n);
       expect(decided(t, await ask(c, encodeWireRequest(signWireRequest(request(t, open, { now: expiry - 1n }), bob)))).response.decision).toEqual({ verdict: 'allow' });
-    } finally {
-      await c.close();
-    }
+    });
   });
 
   clauseIt(
@@ -386,23 +374,18 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
   clauseIt(['jcp/7#budget-exceeded', 'jcp/7#debit-on-allow'], 'over the wire the budget holds at its edge from both sides: one µJ over is denied and debits nothing, exactly the budget is allowed, then nothing more', async () => {
     const t = await wireTarget();
     const sg = grantFor(t, 'budget edge', 1000n);
-    const c = await connectWire(t.urls[0]!);
-    const spend = async (uj: bigint, probe: string) =>
-      decided(t, await ask(c, encodeWireRequest(signWireRequest(request(t, sg, { cost: { uj, provenance: 'Estimator' }, frame: { ...request(t, sg).frame, payload_hash: contentId({ payload: probe }) } }), bob))));
-    try {
-      const over = await spend(1001n, 'one over the budget');
+    await onConnection(t, async (c) => {
+      const over = await spend(t, c, sg, 1001n, 'one over the budget');
       expect(over.response.decision).toEqual({ verdict: 'deny', deny_reason: 'budget-exceeded' });
       expect(over.core.budget_remaining_uj, 'a denied call debits nothing').toBe(1000n);
-      const exact = await spend(1000n, 'exactly the budget');
+      const exact = await spend(t, c, sg, 1000n, 'exactly the budget');
       expect(exact.response.decision, 'a cost of exactly the remaining budget (prior spend + cost = budget_uj) is allowed').toEqual({ verdict: 'allow' });
       expect(exact.core.budget_remaining_uj).toBe(0n);
-      const more = await spend(1n, 'one more');
+      const more = await spend(t, c, sg, 1n, 'one more');
       expect(more.response.decision).toEqual({ verdict: 'deny', deny_reason: 'budget-exceeded' });
       expect(more.core.budget_remaining_uj).toBe(0n);
       if (t.spent) expect(t.spent(grantId(sg.grant))).toBe(1000n);
-    } finally {
-      await c.close();
-    }
+    });
   });
 
   clauseIt(['jcp/11#replay-before-new'], 'on restart each recorded request is replayed at the time it was decided: a link that has expired since still counts its spend', async () => {
@@ -419,24 +402,18 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
       caller: carol.did,
       cost: { uj: 100n, provenance: 'Estimator' },
     });
-    const c = await connectWire(t.urls[0]!);
-    try {
+    await onConnection(t, async (c) => {
       expect(decided(t, await ask(c, encodeWireRequest(signWireRequest(byCarol(), carol)))).response.decision).toEqual({ verdict: 'allow' });
-    } finally {
-      await c.close();
-    }
+    });
     // past the child's expiry, then a restart: a replay at the endpoint's current time would find the link expired
     if (t.advance) t.advance(10n);
     else await new Promise((r) => setTimeout(r, Number(expiry - t.now_s() + 2n) * 1000));
     expect(t.now_s()).toBeGreaterThan(expiry);
     await t.restart();
-    const c2 = await connectWire(t.urls[0]!);
-    try {
+    await onConnection(t, async (c2) => {
       // the root still carries the 100 µJ its expired link spent
       await expectRemaining(t, c2, root, 100n, 'after a restart past the link\'s expiry');
-    } finally {
-      await c2.close();
-    }
+    });
   });
 
   clauseIt(['jcp/4.11#single-writer', 'jcp/4.11#fail-start-if-held', 'jcp/9#c26-one-writer'], 'a second instance on the running endpoint\'s record fails to start, and the first goes on deciding', async () => {
@@ -451,12 +428,9 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
     const started = await t.second();
     expect(started, 'a second writer on the same record (jcp §4.11: one writer per record)').toBeUndefined();
     const sg = grantFor(t, 'after a second instance', 1000n);
-    const c = await connectWire(t.urls[0]!);
-    try {
+    await onConnection(t, async (c) => {
       await expectRemaining(t, c, sg, 0n, 'after a second instance');
-    } finally {
-      await c.close();
-    }
+    });
   });
 
   clauseIt(
@@ -479,8 +453,7 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
         await c1.close();
       }
       await t.restart();
-      const c2 = await connectWire(t.urls[0]!);
-      try {
+      await onConnection(t, async (c2) => {
         // first something new: it must see the spend from before the restart (an endpoint that forgot would allow it
         // against the full budget), then the repeat: the first response again (a re-decision would seal a different
         // remaining budget), and no second debit
@@ -488,9 +461,7 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
         const again = decided(t, await ask(c2, body));
         expect(toHex(again.response.receipt)).toBe(toHex(first.receipt));
         await expectRemaining(t, c2, sg, 251n, 'after restart and repeat');
-      } finally {
-        await c2.close();
-      }
+      });
     },
   );
 

@@ -167,7 +167,7 @@ async function secondExternal(cmd: string): Promise<string | undefined> {
 }
 
 /** Waits (up to 30 s) until the endpoint at `url` accepts a connection. */
-async function awaitAccepting(url: string): Promise<void> {
+export async function awaitAccepting(url: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {

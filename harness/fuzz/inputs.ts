@@ -1,6 +1,7 @@
 // Fuzz inputs: every input is a function of (seed, target, index) alone, so any finding replays from three numbers.
 // An input is a corpus entry changed by one to four mutations (bit flips, interesting bytes, CBOR heads in a longer
 // form than canonical, inserted, deleted, duplicated and spliced ranges, cuts), or random CBOR, or random bytes.
+import { concatBytes } from '../../impl/bytes.ts';
 
 /** A small, fast generator (mulberry32) over 32-bit state. */
 export class Rng {
@@ -64,17 +65,7 @@ function lengthenHead(b: Uint8Array, at: number): Uint8Array {
   const head = new Uint8Array(1 + nextWidth);
   head[0] = major | (nextWidth === 1 ? 24 : nextWidth === 2 ? 25 : nextWidth === 4 ? 26 : 27);
   for (let i = 0; i < nextWidth; i++) head[nextWidth - i] = i < 4 ? Math.floor(value / 2 ** (8 * i)) & 0xff : 0;
-  return concat(b.subarray(0, at), head, b.subarray(Math.min(b.length, at + 1 + width)));
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  return concatBytes(b.subarray(0, at), head, b.subarray(Math.min(b.length, at + 1 + width)));
 }
 
 /** One mutation of `b` (another corpus entry `other` for splicing). */
@@ -96,21 +87,21 @@ export function mutate(r: Rng, b: Uint8Array, other: Uint8Array): Uint8Array {
     case 2:
       return b.length ? lengthenHead(b, r.below(b.length)) : b;
     case 3:
-      return concat(b.subarray(0, at), r.bytes(1 + r.below(8)), b.subarray(at));
+      return concatBytes(b.subarray(0, at), r.bytes(1 + r.below(8)), b.subarray(at));
     case 4:
-      return concat(b.subarray(0, at), b.subarray(Math.min(b.length, at + 1 + r.below(16))));
+      return concatBytes(b.subarray(0, at), b.subarray(Math.min(b.length, at + 1 + r.below(16))));
     case 5: {
       const n = 1 + r.below(Math.max(1, b.length - at));
-      return concat(b.subarray(0, at + n), b.subarray(at, at + n), b.subarray(at + n));
+      return concatBytes(b.subarray(0, at + n), b.subarray(at, at + n), b.subarray(at + n));
     }
     case 6: {
       const from = r.below(other.length + 1);
-      return concat(b.subarray(0, at), other.subarray(from, from + 1 + r.below(64)), b.subarray(at));
+      return concatBytes(b.subarray(0, at), other.subarray(from, from + 1 + r.below(64)), b.subarray(at));
     }
     case 7:
       return b.subarray(0, at);
     default:
-      return concat(b, r.bytes(1 + r.below(4)));
+      return concatBytes(b, r.bytes(1 + r.below(4)));
   }
 }
 
@@ -125,23 +116,23 @@ export function randomCbor(r: Rng, depth = 3): Uint8Array {
   switch (major) {
     case 0:
     case 1:
-      return r.below(5) ? head(major, small) : concat(Uint8Array.of((major << 5) | (24 + r.below(4))), r.bytes(8));
+      return r.below(5) ? head(major, small) : concatBytes(Uint8Array.of((major << 5) | (24 + r.below(4))), r.bytes(8));
     case 2:
     case 3: {
       const n = r.below(12);
-      return concat(head(major, n), major === 3 ? new TextEncoder().encode('abcdefghijklmnop'.slice(0, n)) : r.bytes(n));
+      return concatBytes(head(major, n), major === 3 ? new TextEncoder().encode('abcdefghijklmnop'.slice(0, n)) : r.bytes(n));
     }
     case 4:
     case 5: {
       const n = depth > 0 ? r.below(4) : 0;
       const items: Uint8Array[] = [head(major, n)];
       for (let i = 0; i < n * (major === 5 ? 2 : 1); i++) items.push(randomCbor(r, depth - 1));
-      return concat(...items);
+      return concatBytes(...items);
     }
     case 6:
-      return concat(head(6, r.pick([0, 1, 2, 18, 24, 42, 55799])), depth > 0 ? randomCbor(r, depth - 1) : Uint8Array.of(0));
+      return concatBytes(head(6, r.pick([0, 1, 2, 18, 24, 42, 55799])), depth > 0 ? randomCbor(r, depth - 1) : Uint8Array.of(0));
     default:
-      return r.below(3) ? Uint8Array.of(r.pick([0xf4, 0xf5, 0xf6, 0xf7, 0xff])) : concat(Uint8Array.of(r.pick([0xf9, 0xfa, 0xfb])), r.bytes(8));
+      return r.below(3) ? Uint8Array.of(r.pick([0xf4, 0xf5, 0xf6, 0xf7, 0xff])) : concatBytes(Uint8Array.of(r.pick([0xf9, 0xfa, 0xfb])), r.bytes(8));
   }
 }
 

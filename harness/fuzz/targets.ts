@@ -13,6 +13,7 @@
 //   wire           the jcp/1 endpoint (jcp §11): random streams of frames through its frame reader, each body answered by
 //                  the endpoint; every answer is a well-formed reply, none from an error the endpoint did not type
 import { decodeCanonical, encodeCanonical, type CborInput, type CborMap, type CborValue } from '../../impl/cbor/index.ts';
+import { bytesEqual, toHex } from '../../impl/bytes.ts';
 import { isJcpError } from '../../impl/errors.ts';
 import { blake3 } from '../../impl/hash/blake3.ts';
 import { defaultEd25519, deriveSeed, keyPairFromSeed } from '../../impl/identity/ed25519.ts';
@@ -50,8 +51,6 @@ export interface Target {
 
 const ACCEPTED: Verdict = { kind: 'accepted' };
 const refused = (code: string): Verdict => ({ kind: 'refused', code });
-const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /** A typed refusal's code, or undefined for anything else (the runner counts that as an untyped throw). */
 export function typedCode(e: unknown): string | undefined {
@@ -169,7 +168,7 @@ const cbor: Target = {
   run(input) {
     const v = decodeCanonical(input, { allowTags: [18] });
     const again = encodeCanonical(v as CborInput, { allowTags: true });
-    return sameBytes(again, input) ? ACCEPTED : { kind: 'break', what: `accepted, but re-encodes to ${hex(again)}` };
+    return bytesEqual(again, input) ? ACCEPTED : { kind: 'break', what: `accepted, but re-encodes to ${toHex(again)}` };
   },
 };
 
@@ -179,7 +178,7 @@ const grant: Target = {
   run(input) {
     const sg = parseSignedGrant(decodeCanonical(input));
     const again = grantBytes(sg);
-    return sameBytes(again, input) ? ACCEPTED : { kind: 'break', what: `parsed, but the grant re-encodes to ${hex(again)}` };
+    return bytesEqual(again, input) ? ACCEPTED : { kind: 'break', what: `parsed, but the grant re-encodes to ${toHex(again)}` };
   },
 };
 
@@ -214,7 +213,7 @@ const receipt: Target = {
     const core = (fast as { core: Parameters<typeof coreToCbor>[0]; payload: Uint8Array }).core;
     const payload = (strict as { payload: Uint8Array }).payload;
     const again = encodeCanonical(coreToCbor(core));
-    return sameBytes(again, payload) ? ACCEPTED : { kind: 'break', what: `verified, but the core re-encodes to ${hex(again)}` };
+    return bytesEqual(again, payload) ? ACCEPTED : { kind: 'break', what: `verified, but the core re-encodes to ${toHex(again)}` };
   },
 };
 const testeeClient: Target = {
@@ -235,7 +234,7 @@ const testeeClient: Target = {
     if (problems.length) return refused('schema');
     if (op === 'hello') readHello((f as CborMap).get('ok'));
     const again = encodeFrame(f as CborInput).subarray(4);
-    return sameBytes(again, input) ? ACCEPTED : { kind: 'break', what: `accepted, but the response re-encodes to ${hex(again)}` };
+    return bytesEqual(again, input) ? ACCEPTED : { kind: 'break', what: `accepted, but the response re-encodes to ${toHex(again)}` };
   },
 };
 
@@ -263,7 +262,7 @@ const wire: Target = {
         continue;
       }
       const again = encodeWireRequest(decodeWireRequest(body, WIRE_CAP));
-      if (!sameBytes(again, body)) return { kind: 'break', what: `answered, but the request re-encodes to ${hex(again)}` };
+      if (!bytesEqual(again, body)) return { kind: 'break', what: `answered, but the request re-encodes to ${toHex(again)}` };
       verdict = reply.response.decision.verdict === 'allow' ? ACCEPTED : refused(`deny:${reply.response.decision.deny_reason}`);
     }
     return verdict;

@@ -3,12 +3,12 @@
 // (an untyped throw or a break) with its input, and the end. The runner (./run.ts) watches the progress lines: a worker
 // that goes quiet is hung, and is killed.
 //   node … worker.ts <target> <seed> <from> <to>
+import { toHex } from '../../impl/bytes.ts';
 import { inputAt, rngFor } from './inputs.ts';
 import { PROGRESS_EVERY, regressions, type Counts, type WorkerLine } from './lines.ts';
 import { typedCode, TARGETS, type Target } from './targets.ts';
 
 const emit = (l: WorkerLine) => process.stdout.write(`${JSON.stringify(l)}\n`);
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 async function one(t: Target, input: Uint8Array, index: number | string, r: ReturnType<typeof rngFor>, counts: Counts, asIs = false): Promise<void> {
   try {
@@ -17,14 +17,14 @@ async function one(t: Target, input: Uint8Array, index: number | string, r: Retu
     else if (v.kind === 'refused') counts.refused[v.code] = (counts.refused[v.code] ?? 0) + 1;
     else {
       counts.breaks++;
-      emit({ t: 'finding', kind: 'break', index, input: hex(input), what: v.what });
+      emit({ t: 'finding', kind: 'break', index, input: toHex(input), what: v.what });
     }
   } catch (e) {
     const code = typedCode(e);
     if (code !== undefined) counts.refused[code] = (counts.refused[code] ?? 0) + 1;
     else {
       counts.untyped++;
-      emit({ t: 'finding', kind: 'untyped', index, input: hex(input), what: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
+      emit({ t: 'finding', kind: 'untyped', index, input: toHex(input), what: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
     }
   }
 }

@@ -19,8 +19,8 @@ import type { Header } from './record.ts';
 /** What of the record's header the results carry: when the run started, its seed and the testee. */
 export type AllureRun = Pick<Header, 'started_at' | 'seed' | 'testee'>;
 
-/** The files this view writes into its folder (and so removes from it before writing). */
-const WRITTEN = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-(result\.json|container\.json|attachment(\.[a-z0-9]+)?)|environment\.properties)$/;
+/** The names of the files this writer puts in a results folder (and removes from it before writing again). */
+export const ALLURE_WRITTEN = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-(result\.json|container\.json|attachment(\.[a-z0-9]+)?)|environment\.properties)$/;
 
 /** The clause levels (spec-map/clauses, the specs' RFC 2119 words) shown as critical. */
 const CRITICAL = new Set(['MUST', 'MUST NOT', 'REQUIRED']);
@@ -213,7 +213,7 @@ function descriptionOf(t: Judged): string {
  * The case files are looked for in `<dir>/../cases` too.
  */
 export function writeAllure(dir: string, judged: readonly Judged[], uuidOf: (id: string) => string, run?: AllureRun): void {
-  if (existsSync(dir)) for (const f of readdirSync(dir)) if (WRITTEN.test(f)) rmSync(join(dir, f));
+  if (existsSync(dir)) for (const f of readdirSync(dir)) if (ALLURE_WRITTEN.test(f)) rmSync(join(dir, f));
   const header = run ?? headerBeside(dir);
   const runStart = header ? Date.parse(header.started_at) : Date.now() - judged.reduce((a, t) => a + (t.duration_ms ?? 0), 0);
   const casesDir = join(dirname(dir), 'cases');

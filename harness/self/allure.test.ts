@@ -5,12 +5,13 @@
 // person to look at; the run is shared with the other self-tests that read it (./shared-runs.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ATTACHMENT_LIMIT, exchangesText, statusOf, suiteOf, transcriptJson } from '../report/allure.ts';
 import type { Header } from '../report/record.ts';
 import type { TestLine } from '../report/record-reporter.ts';
+import { CHROMIUM_REQUIRED, dumpDom, findChromium, screenshot, visibleText } from './chromium.ts';
 import { DEBIT_ON_DENY_C3, sharedCertify } from './shared-runs.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -93,34 +94,8 @@ describe('the view, in process', () => {
   });
 });
 
-/** Chromium on the PATH (or /usr/bin/chromium), or undefined. */
-function chromium(): string | undefined {
-  const dirs = [...(process.env['PATH'] ?? '').split(delimiter), '/usr/bin'];
-  for (const d of dirs) for (const n of ['chromium', 'chromium-browser']) if (d && existsSync(join(d, n))) return join(d, n);
-  return undefined;
-}
-
-/** The visible text of a page as headless Chromium renders it (scripts, styles and tags taken out). */
-function renderedText(browser: string, url: string, budgetMs: number): string {
-  const r = spawnSync(browser, ['--headless', '--no-sandbox', '--disable-gpu', '--lang=en-US', `--virtual-time-budget=${budgetMs}`, '--dump-dom', url], {
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-    timeout: 120_000,
-    env: { ...process.env, TZ: 'UTC' },
-  });
-  const body = r.stdout.slice(Math.max(0, r.stdout.indexOf('<body')));
-  return body
-    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, ' ')
-    .replace(/<style\b[^>]*>[\s\S]*?<\/style>/g, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
-}
+/** The visible text of a page as headless Chromium renders it, given `budgetMs` of virtual time. */
+const renderedText = (browser: string, url: string, budgetMs: number): string => visibleText(dumpDom(browser, url, budgetMs));
 
 /** The rendered text once it shows `ready` (the app renders after loading its data: a longer budget each try). */
 function renderedWhen(browser: string, url: string, ready: string): string {
@@ -263,9 +238,9 @@ describe('a failing certify run (debit on deny, class C3)', () => {
       // one file: every script and image inline, nothing loaded from beside it or from the network
       expect(html.match(/\b(?:src|href)="(?!data:|#)[^"]*"/g) ?? []).toEqual([]);
       expect(html).not.toContain('googletagmanager');
-      const browser = chromium();
+      const browser = findChromium();
       if (!browser) {
-        if (process.env['JCP_REQUIRE_CHROMIUM'] === '1') throw new Error('JCP_REQUIRE_CHROMIUM=1, and no chromium on the PATH');
+        if (CHROMIUM_REQUIRED) throw new Error('JCP_REQUIRE_CHROMIUM=1, and no chromium on the PATH');
         console.log('no chromium on the PATH: the report is not opened in a browser (set JCP_REQUIRE_CHROMIUM=1 to require it)');
         ctx.skip();
         return;
@@ -291,7 +266,7 @@ describe('a failing certify run (debit on deny, class C3)', () => {
       expect(property.transcript?.exchanges?.length ?? 0).toBeGreaterThan(0);
       expect(shown).toMatch(/transcript\.json application\/json/);
       const shot = join(DIR, 'allure.png');
-      spawnSync(browser, ['--headless', '--no-sandbox', '--disable-gpu', '--lang=en-US', '--virtual-time-budget=20000', '--window-size=1280,2000', `--screenshot=${shot}`, url], { timeout: 120_000, env: { ...process.env, TZ: 'UTC' } });
+      screenshot(browser, url, shot, 20_000);
       expect(readFileSync(shot).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     }, 600_000);
   });

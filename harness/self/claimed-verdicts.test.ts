@@ -8,13 +8,13 @@
 // With --endpoint-second, a second endpoint on the same record fails to start and C26 passes; a command that starts
 // (exits 0) is a second writer and fails it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESTART_TEST_CLAUSES } from '../drivers/wire.ts';
+import { awaitAccepting, RESTART_TEST_CLAUSES, SECOND_WRITER_CLAUSES } from '../drivers/wire.ts';
 import { deriveSeed, keyPairFromSeed } from '../oracle.ts';
 import { certificatePayload } from '../report/certificate.ts';
 import { claimedWithoutVerdict, judge } from '../report/expectations.ts';
@@ -80,11 +80,15 @@ describe('a claimed class without a verdict', () => {
     expect(p.verdicts).toEqual({ 'jcp:C3': 'PASS', 'jcp:C5': 'NOT APPLICABLE', 'jcp:C8': 'NEEDS --endpoint-restart', 'jcp:C16': 'NOT TESTED' });
   });
 
-  it('names the restart test by the same clauses certify looks up (harness/drivers/wire.ts RESTART_TEST_CLAUSES)', () => {
+  it('names the restart and one-writer tests by the same clauses certify looks up (harness/drivers/wire.ts)', () => {
     const src = readFileSync(join(ROOT, 'harness', 'conformance', 'wire.test.ts'), 'utf8');
-    const at = src.indexOf("'across a restart the spend is re-established");
-    const ids = [...src.slice(src.lastIndexOf('clauseIt(', at), at).matchAll(/'(jcp\/[^']+)'/g)].map((m) => m[1]);
-    expect(ids).toEqual([...RESTART_TEST_CLAUSES]);
+    const idsBefore = (title: string) => {
+      const at = src.indexOf(title);
+      expect(at, title).toBeGreaterThan(0);
+      return [...src.slice(src.lastIndexOf('clauseIt(', at), at).matchAll(/'((?:jcp)\/[^']+)'/g)].map((m) => m[1]);
+    };
+    expect(idsBefore("'across a restart the spend is re-established")).toEqual([...RESTART_TEST_CLAUSES]);
+    expect(idsBefore("'a second instance on the running endpoint")).toEqual([...SECOND_WRITER_CLAUSES]);
   });
 });
 
@@ -155,8 +159,7 @@ describe('certify --endpoint with --endpoint-restart', () => {
     });
     writeFileSync(script, `#!/bin/sh\ncd ${ROOT}\nold=$(cat ${pidFile})\nkill $old\nwhile kill -0 $old 2>/dev/null; do sleep 0.05; done\n${start()}`);
     spawnSync('/bin/sh', ['-c', `cd ${ROOT}\n${start()}`], { stdio: 'ignore' });
-    // the guard only bounds a start that failed; no assertion reads the time
-    for (let i = 0; i < 300 && !(await accepting(port)); i++) await new Promise((r) => setTimeout(r, 100));
+    await awaitAccepting(`tcp://127.0.0.1:${port}`);
   }, 60_000);
   afterAll(() => {
     try {
@@ -203,13 +206,3 @@ describe('certify --endpoint with --endpoint-restart', () => {
     for (const l of failed) expect(l.error, String(l.clauses)).toMatch(/is the instance from before: a connection opened before the restart is still open/);
   });
 });
-
-function accepting(port: number): Promise<boolean> {
-  return new Promise((res) => {
-    const s = connect(port, '127.0.0.1', () => {
-      s.destroy();
-      res(true);
-    });
-    s.on('error', () => res(false));
-  });
-}

@@ -6,10 +6,9 @@
 // self-tests, ./shared-runs.ts), and what the page shows after its script
 // ran is held to the run's record. Without chromium the browser part says so in one line and is skipped, unless
 // JCP_REQUIRE_CHROMIUM=1 (.ci/run sets it after installing chromium), where it fails.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findClause } from '../../spec-map/index.ts';
@@ -20,44 +19,17 @@ import { judge, type Judged } from '../report/expectations.ts';
 import { conformancePage, escapeHtml, type PageInput } from '../report/page.ts';
 import { classRows, type Footer, type Header } from '../report/record.ts';
 import type { TestLine } from '../report/record-reporter.ts';
+import { CHROMIUM_REQUIRED as REQUIRED, dumpDom as chromiumDom, findChromium, htmlText as textOf, screenshot as chromiumShot } from './chromium.ts';
 import { DEBIT_ON_DENY_C3, REFERENCE_C10_C11, sharedCertify } from './shared-runs.ts';
 
-const REQUIRED = process.env['JCP_REQUIRE_CHROMIUM'] === '1';
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-page-'));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
-/** The first chromium that answers --version: $JCP_CHROMIUM, chromium, chromium-browser, then Debian's own. */
-function findChromium(): string | undefined {
-  for (const c of [process.env['JCP_CHROMIUM'], 'chromium', 'chromium-browser', '/usr/bin/chromium']) {
-    if (c && spawnSync(c, ['--version'], { stdio: 'ignore', timeout: 30_000 }).status === 0) return c;
-  }
-  return undefined;
-}
 const CHROMIUM = findChromium();
 
-/** The page's DOM after its script ran, as chromium serialises it. */
-function dumpDom(file: string, hash = ''): string {
-  const r = spawnSync(CHROMIUM!, ['--headless', '--no-sandbox', '--disable-gpu', '--dump-dom', `${pathToFileURL(file).href}${hash}`], { encoding: 'utf8', timeout: 120_000, maxBuffer: 256 * 1024 * 1024 });
-  if (r.status !== 0) throw new Error(`chromium --dump-dom ${file}: status ${r.status}\n${r.stderr.slice(-2000)}`);
-  return r.stdout;
-}
-
-function screenshot(file: string, png: string): void {
-  const r = spawnSync(CHROMIUM!, ['--headless', '--no-sandbox', '--disable-gpu', `--screenshot=${png}`, '--window-size=1280,2000', pathToFileURL(file).href], { cwd: dirname(png), encoding: 'utf8', timeout: 120_000 });
-  if (r.status !== 0) throw new Error(`chromium --screenshot ${file}: status ${r.status}\n${r.stderr.slice(-2000)}`);
-}
-
-/** The text of serialised HTML: tags dropped, character references read (what a reader sees). */
-function textOf(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&');
-}
+/** The page's DOM after its script ran. */
+const dumpDom = (file: string, hash = ''): string => chromiumDom(CHROMIUM!, `${pathToFileURL(file).href}${hash}`);
+const screenshot = (file: string, png: string): void => chromiumShot(CHROMIUM!, pathToFileURL(file).href, png);
 
 /** The text of the element with this id in serialised HTML (a leaf element: the summary, the certificate line). */
 function elementText(dom: string, id: string): string {
