@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 /** How often a worker reports progress, in inputs. */
 export const PROGRESS_EVERY = 256;
 
+/** How long a worker may take to load (node, the TypeScript loader, its target's modules) before its first line. */
+export const STARTUP_MS = 60_000;
+
 /** A worker's counts: accepted inputs, and refusals by code. */
 export interface Counts {
   accepted: number;
@@ -16,6 +19,7 @@ export interface Counts {
 
 /** One line a worker writes. */
 export type WorkerLine =
+  | { readonly t: 'ready' }
   | { readonly t: 'progress'; readonly next: number; readonly counts: Counts }
   | { readonly t: 'finding'; readonly kind: 'untyped' | 'break'; readonly index: number | string; readonly input: string; readonly what: string }
   | { readonly t: 'end'; readonly next: number; readonly counts: Counts };

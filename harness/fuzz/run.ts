@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PROGRESS_EVERY, regressions, type Counts, type WorkerLine } from './lines.ts';
+import { PROGRESS_EVERY, STARTUP_MS, regressions, type Counts, type WorkerLine } from './lines.ts';
 
 const WORKER = join(dirname(fileURLToPath(import.meta.url)), 'worker.ts');
 
@@ -91,12 +91,14 @@ function runWorker(target: string, seed: number, from: number, to: number, o: Fu
       clearTimeout(timer);
       resolve(r);
     };
+    // the hang limit starts at the worker's first line: loading it under a busy machine is not a hang
+    let ready = false;
     const quiet = () => {
       clearTimeout(timer);
       timer = setTimeout(() => {
         c.kill('SIGKILL');
         finish({ counts: last.counts, next: last.next, how: 'hung' });
-      }, o.hangMs ?? 10_000);
+      }, ready ? (o.hangMs ?? 10_000) : Math.max(STARTUP_MS, o.hangMs ?? 10_000));
     };
     quiet();
     c.stdout.setEncoding('utf8');
@@ -106,7 +108,8 @@ function runWorker(target: string, seed: number, from: number, to: number, o: Fu
       while ((nl = buf.indexOf('\n')) >= 0) {
         const line = JSON.parse(buf.slice(0, nl)) as WorkerLine;
         buf = buf.slice(nl + 1);
-        if (line.t === 'finding') finding({ target, kind: line.kind, index: line.index, input: line.input, what: line.what });
+        if (line.t === 'ready') ready = true;
+        else if (line.t === 'finding') finding({ target, kind: line.kind, index: line.index, input: line.input, what: line.what });
         else {
           last = { counts: line.counts, next: line.next, ended: line.t === 'end' };
           o.onProgress?.(target, line.next - (o.from ?? 0), total);

@@ -32,6 +32,8 @@ async function one(t: Target, input: Uint8Array, index: number | string, r: Retu
 async function main(name: string, seed: number, from: number, to: number, planted: Readonly<Record<string, Target>>): Promise<void> {
   const t = TARGETS[name] ?? planted[name];
   if (!t) throw new Error(`no fuzz target ${name}`);
+  // loaded: from here on the runner's hang limit applies, not its startup limit
+  emit({ t: 'ready' });
   const counts: Counts = { accepted: 0, refused: {}, untyped: 0, breaks: 0 };
   if (from === 0) {
     for (const [k, reg] of regressions(name).entries()) await one(t, Uint8Array.from(Buffer.from(reg.input, 'hex')), `regression ${k}`, rngFor(seed, `${name}:regression`, k), counts, true);
