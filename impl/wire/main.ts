@@ -17,6 +17,14 @@ import { createMemoryWireGate, createWireServer, type WireGate, type WireLimits 
 import { isJcpError } from '../errors.ts';
 
 const say = (line: string): void => void process.stderr.write(`${line}\n`);
+const USAGE =
+  'tsx impl/wire/main.ts [tcp://127.0.0.1:7070 | unix:/path] [--steward-seed <hex>] [--window <s>] [--record <file>]\n' +
+  '  [--max-connections <n>] [--max-in-flight <n>] [--idle-ms <ms>] [--frame-deadline-ms <ms>]\n' +
+  'Serves jcp/1 (jcp §11) until killed; prints "listening <url> steward <did>". Limits: impl/wire/WIRE.md "Limits".';
+if (process.argv.slice(2).some((a) => a === '--help' || a === '-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const usage = (msg: string): never => {
   say(`jcp/1 endpoint: ${msg}`);
   process.exit(2);
