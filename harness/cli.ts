@@ -18,6 +18,8 @@ async function run(a: Parsed, argv: readonly string[]): Promise<number> {
   switch (a.verb) {
     case 'certify':
       return (await import('./commands/certify.ts')).certify(a);
+    case 'merge':
+      return (await import('./commands/merge.ts')).mergeCommand(a);
     case 'report':
       return (await import('./commands/report.ts')).reportCommand(a);
     case 'verify-certificate':

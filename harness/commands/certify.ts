@@ -1,8 +1,9 @@
 // `jcp-conformance certify`: runs the conformance tests against an implementation (in-process, a testee, or a live
 // jcp/1 endpoint), judges them against the adopter's expectations, writes the record and reports, and signs a
-// certificate — only for a run that completed and ran tests of every class it was asked for.
+// certificate — only for a run that completed and ran tests of every class it was asked for. The judging, reports and
+// certificate are ./conclude.ts's, which `merge` shares; with --shard k/n the run is one shard of the test files, and
+// concludes with that shard's tests alone (no class verdict, no certificate: merge the shards for those).
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -16,17 +17,18 @@ import { inProcessTransport } from '../drivers/in-process.ts';
 import { testeeTransport } from '../drivers/testee.ts';
 import { parseWireEndpoint, RESTART_TEST_CLAUSES, SECOND_WRITER_CLAUSES, wireTransport } from '../drivers/wire.ts';
 import { PROTOCOL_VERSION } from '../protocol/schema.ts';
-import { claimedWithoutVerdict, expectationsFor, ExpectationFileError, judge, readExpectations, type ExpectationFile } from '../report/expectations.ts';
-import { readTestRecord, runCompleted } from '../report/record-reporter.ts';
+import { expectationsFor, ExpectationFileError, readExpectations, type ExpectationFile } from '../report/expectations.ts';
+import { readTestRecord } from '../report/record-reporter.ts';
 import { ALLURE_WRITTEN } from '../report/allure.ts';
-import { classRows, junitXml, markdownSummary, terminalTable, writeAllure, type Footer, type Header } from '../report/record.ts';
-import { certificatePayload, developmentKey, sealCertificate } from '../report/certificate.ts';
-import { BADGE_FILE, badgeSvg } from '../report/badge.ts';
-import { conformancePage, PAGE_FILE, readCases, type CertificateLine } from '../report/page.ts';
-import { blake3, keyPairFromSeed, toHex, type KeyPair } from '../oracle.ts';
+import { type Footer, type Header } from '../report/record.ts';
+import { developmentKey } from '../report/certificate.ts';
+import { BADGE_FILE } from '../report/badge.ts';
+import { PAGE_FILE } from '../report/page.ts';
+import { keyPairFromSeed, type KeyPair } from '../oracle.ts';
 import { DEEP_RUNS, DEFAULT_RUNS } from '../property/differential.ts';
-import { foldTranscript, prepareTranscriptFolder, transcriptFolderOf } from '../transcript/certify.ts';
+import { prepareTranscriptFolder, transcriptFolderOf } from '../transcript/certify.ts';
 import { parseClassList } from './classes.ts';
+import { CERTIFICATE_FILE, concludeRun, digestFile, noCertificate, whyNoCertificate } from './conclude.ts';
 import { Progress } from './progress.ts';
 import { checkFolderPath, CliError, fsCode } from './errors.ts';
 import { has, str, type Parsed } from './options.ts';
@@ -34,8 +36,7 @@ import { has, str, type Parsed } from './options.ts';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 
-/** The file certify signs, in the report folder. */
-export const CERTIFICATE_FILE = 'certificate.cose';
+export { CERTIFICATE_FILE, whyNoCertificate };
 
 /** vitest's command-line entry, found by module resolution (so a hoisted node_modules works too). */
 function vitestBin(): string {
@@ -44,16 +45,6 @@ function vitestBin(): string {
   const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { bin?: string | Record<string, string> };
   const bin = typeof pkg.bin === 'string' ? pkg.bin : (pkg.bin?.['vitest'] ?? 'vitest.mjs');
   return join(dirname(pkgPath), bin);
-}
-
-/** `s` on one line, cut for the terminal at `max` characters (the record keeps it whole). */
-function oneLine(s: string, max = 240): string {
-  const l = s.replace(/\s+/g, ' ').trim();
-  return l.length > max ? `${l.slice(0, max - 1)}…` : l;
-}
-
-function digestFile(path: string): string {
-  return toHex(blake3(readFileSync(path)));
 }
 
 /** The handshake's answer, or the failure that prevented one. */
@@ -103,7 +94,7 @@ function endpointSettings(a: Parsed, endpoint: string, testee: string | undefine
 }
 
 /** The certifying key: JCP_CERT_SEED_HEX's seed, else the published development key. */
-function certifyingKey(): { key: KeyPair; development: boolean } {
+export function certifyingKey(): { key: KeyPair; development: boolean } {
   const hex = process.env['JCP_CERT_SEED_HEX'];
   if (!hex) return { key: developmentKey(), development: true };
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new CliError('bad-value', 'JCP_CERT_SEED_HEX must be 64 hex digits (the 32-byte seed of the certifying key)');
@@ -127,24 +118,13 @@ function expectationsOf(expPath: string | undefined, updating: boolean): Expecta
 }
 
 /** Creates the report folder, or says in one line why it cannot. */
-function makeFolder(dir: string, what: string): void {
+export function makeFolder(dir: string, what: string): void {
   checkFolderPath(dir, what);
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
     throw new CliError('bad-report-path', `${what} ${dir}: cannot create it (${fsCode(e) ?? String(e)})`);
   }
-}
-
-/**
- * Removes `<report>/certificate.cose` left by an earlier run into the same folder, so a run that issues none leaves
- * none behind; returns whether there was one. Nothing else is touched.
- */
-function removeStaleCertificate(reportDir: string): boolean {
-  const path = join(reportDir, CERTIFICATE_FILE);
-  if (!existsSync(path) || !statSync(path).isFile()) return false;
-  rmSync(path);
-  return true;
 }
 
 /** The test runner's own output, in the report folder. */
@@ -196,6 +176,34 @@ function runRunner(cmd: string, args: readonly string[], opts: { cwd: string; en
   });
 }
 
+/** The test files certify runs (harness/certify.vitest.config.ts's include): what --shard divides among its shards. */
+function testFileCount(endpoint: boolean): number {
+  if (endpoint) return 1;
+  const ext = COMPILED ? /\.test\.js$/ : /\.test\.ts$/;
+  return ['conformance', 'external'].reduce((n, d) => n + readdirSync(join(ROOT, 'harness', d), { recursive: true }).filter((f) => ext.test(String(f))).length, 0);
+}
+
+/**
+ * `--shard k/n`, checked: 1 ≤ k ≤ n, n no more than the test files (vitest's --shard divides files, never a file's
+ * tests), and no option that needs the whole run in one process.
+ */
+function shardOf(a: Parsed, endpoint: boolean): { index: number; count: number } | undefined {
+  const v = str(a, 'shard');
+  if (v === undefined) return undefined;
+  const m = /^([1-9]\d{0,5})\/([1-9]\d{0,5})$/.exec(v);
+  if (!m || Number(m[1]) > Number(m[2])) throw new CliError('bad-value', `--shard must be k/n with 1 ≤ k ≤ n (e.g. --shard 1/3), got ${JSON.stringify(v)}`);
+  const shard = { index: Number(m[1]), count: Number(m[2]) };
+  const files = testFileCount(endpoint);
+  if (shard.count > files) throw new CliError('bad-value', `--shard ${v}: the run has ${files} test file(s), and a shard is a set of whole files: give at most ${files} shards`);
+  for (const [flag, why] of [
+    ['update-expectations', 'the expectation file it writes covers the whole run: run it unsharded'],
+    ['transcript', "a transcript's root covers the whole run in one certificate: run it unsharded"],
+  ] as const) {
+    if (has(a, flag)) throw new CliError('conflicting-options', `--shard and --${flag}: ${why}`);
+  }
+  return shard;
+}
+
 /** The published vector packs the run replays (vectors/conformance/v1/*.json), each with the blake3 of its bytes. */
 function vectorPacks(): Array<{ name: string; digest: string }> {
   const dir = join(ROOT, 'vectors', 'conformance', 'v1');
@@ -203,22 +211,6 @@ function vectorPacks(): Array<{ name: string; digest: string }> {
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((f) => ({ name: `conformance/v1/${f}`, digest: digestFile(join(dir, f)) }));
-}
-
-/**
- * Why a run earns no certificate, or [] when it does: a certificate claims only what ran, so none for a run that ran
- * no test, did not complete, or ran no test of a class it was asked for.
- */
-export function whyNoCertificate(requested: readonly string[] | undefined, tests: ReadonlyArray<{ readonly classes: readonly string[] }>, complete: boolean): string[] {
-  if (tests.length === 0) return ['no test ran'];
-  const withoutTests = (requested ?? []).filter((c) => !tests.some((t) => t.classes.includes(c)));
-  return [...(!complete ? ['the run did not complete'] : []), ...(withoutTests.length ? [`no test ran for the requested class(es) ${withoutTests.join(', ')}`] : [])];
-}
-
-/** Says that no certificate was issued, and why; removes a stale one. */
-function noCertificate(reportDir: string, reasons: readonly string[]): void {
-  console.log(`✗ no certificate: ${reasons.join('; ')}`);
-  if (removeStaleCertificate(reportDir)) console.log(`  removed ${join(reportDir, CERTIFICATE_FILE)}, left by an earlier run into this folder`);
 }
 
 export async function certify(a: Parsed): Promise<number> {
@@ -241,8 +233,9 @@ export async function certify(a: Parsed): Promise<number> {
   const expPath = str(a, 'expectations');
   const updating = has(a, 'update-expectations');
   const expectations = expectationsOf(expPath, updating);
+  const shard = shardOf(a, endpoint !== undefined);
   const transcriptDir = transcriptFolderOf(has(a, 'transcript'), str(a, 'transcript'), reportDir);
-  const { key: certKey, development } = certifyingKey();
+  const certKey = certifyingKey();
 
   const transport = endpoint ? wireTransport(endpoint) : testee ? testeeTransport(testee, timeout ? { timeoutMs: Number(timeout) } : {}) : inProcessTransport();
   const hello = await handshake(transport);
@@ -260,6 +253,7 @@ export async function certify(a: Parsed): Promise<number> {
       vector_packs: [],
       seed,
       classes_requested: classes ?? 'all',
+      ...(shard ? { shard } : {}),
       started_at: new Date().toISOString(),
     };
     const footer: Footer = { type: 'footer', counts: {}, unexpected: 1, expectation_problems: { unmatched: [], tooBroad: [] }, finished_at: new Date().toISOString(), complete: false };
@@ -280,7 +274,7 @@ export async function certify(a: Parsed): Promise<number> {
   }
   const info = hello;
   console.log(`jcp-conformance ${PKG.version}: certifying ${info.name} ${info.version} (${info.language ?? 'language not stated'}) over ${PROTOCOL_VERSION}, ${driver}`);
-  console.log(`claims: ${info.claims.join(' ') || '(none)'}; seed ${seed}${classes ? `; classes ${classes.join(' ')}` : ''}`);
+  console.log(`claims: ${info.claims.join(' ') || '(none)'}; seed ${seed}${classes ? `; classes ${classes.join(' ')}` : ''}${shard ? `; shard ${shard.index}/${shard.count} of the test files` : ''}`);
   // what an external endpoint's tests need that the run was not given, said before they run
   for (const [flag, clauses, what] of [
     ['endpoint-restart', RESTART_TEST_CLAUSES, 'the restart test'],
@@ -333,6 +327,7 @@ export async function certify(a: Parsed): Promise<number> {
       // results cache, so nothing is written inside the installed package (which may be read-only)
       ...(COMPILED ? ['--configLoader=native'] : []),
       '--no-cache',
+      ...(shard ? [`--shard=${shard.index}/${shard.count}`] : []),
       ...(endpoint ? ['harness/conformance/wire.test.'] : ['harness/conformance/', 'harness/external/']),
       '--reporter=default',
       `--reporter=${join(ROOT, 'harness', 'report', built('record-reporter.ts'))}`,
@@ -354,9 +349,6 @@ export async function certify(a: Parsed): Promise<number> {
     writeFileSync(out, JSON.stringify(expectationsFor(selected, expectations, { byteContract: claimsByteContract(info) }), null, 2) + '\n');
     console.log(`wrote ${out}: review it, give every entry a real reason, and commit it`);
   }
-  // graded as harness/PROTOCOL.md "Grades" says: byte-contract results count only against a testee claiming the byte contract
-  const { judged, problems } = judge(selected, updating ? undefined : expectations, { byteContract: claimsByteContract(info) });
-
   const digests: Record<string, string> = {};
   for (const f of readdirSync(join(ROOT, 'spec-map', 'clauses')).sort()) digests[`spec-map/clauses/${f}`] = digestFile(join(ROOT, 'spec-map', 'clauses', f));
   if (expPath && existsSync(expPath)) digests['expectations'] = digestFile(expPath);
@@ -372,79 +364,19 @@ export async function certify(a: Parsed): Promise<number> {
     seed,
     property_runs,
     classes_requested: classes ?? 'all',
+    ...(shard ? { shard } : {}),
     started_at,
   };
-  const counts: Record<string, number> = {};
-  for (const t of judged) counts[t.outcome] = (counts[t.outcome] ?? 0) + 1;
-  // every claimed class gets a verdict: one that got none (no test of it ran, none applied, or it needs what the run
-  // lacked) is unexpected unless the expectation file excuses it under without_verdict
-  const rows = classRows(judged, info.claims, classes);
-  const unverdicted = claimedWithoutVerdict(rows, updating ? undefined : expectations);
-  const unexcused = unverdicted.classes.filter((c) => c.excused === undefined);
-  const unexpected = judged.filter((t) => t.unexpected).length + problems.unmatched.length + problems.tooBroad.length + unexcused.length + unverdicted.stale.length;
-  // complete: vitest reached its end, with no error outside a test and no test file that failed to load
-  const complete = runCompleted(selected, end);
-  if (end && end.broken_files.length) console.log(`✗ test files that failed to load: ${end.broken_files.join(', ')}`);
-  if (end && end.unhandled) console.log(`✗ ${end.unhandled} error(s) outside any test: see the runner's output in ${join(reportDir, RUNNER_LOG)}`);
-  const reasons = whyNoCertificate(classes, judged, complete);
-  const footer: Footer = {
-    type: 'footer',
-    counts,
-    unexpected,
-    expectation_problems: { ...problems, ...(unverdicted.stale.length ? { stale_without_verdict: unverdicted.stale } : {}) },
-    ...(unverdicted.classes.length ? { claimed_without_verdict: unverdicted.classes } : {}),
-    finished_at: new Date().toISOString(),
-    complete,
-  };
-  const recordPath = join(reportDir, 'record.jsonl');
-  writeFileSync(
-    recordPath,
-    [header, ...judged.map(({ unexpected: _u, ...t }) => ({ ...t, unexpected: _u ? 1 : 0 })), ...(reasons.length ? [{ type: 'no-certificate', reasons }] : []), footer].map((x) => JSON.stringify(x)).join('\n') + '\n',
-  );
-
-  writeFileSync(join(reportDir, 'junit.xml'), junitXml(judged, rows, header.started_at));
-  writeFileSync(join(reportDir, 'summary.md'), markdownSummary(header, footer, rows, judged) + (reasons.length ? `\n**No certificate was issued:** ${reasons.join('; ')}.\n` : ''));
-  writeAllure(join(reportDir, 'allure-results'), judged, (id) => {
-    const h = createHash('sha256').update(id).digest('hex');
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
-  }, header);
-  const issued = str(a, 'now') !== undefined ? Number(str(a, 'now')) : Math.floor(Date.now() / 1000);
-  // re-verifiable transcripts: the streams folded into one file, its root bound below
-  const transcript = transcriptDir ? foldTranscript(transcriptDir, header, judged) : undefined;
-  if (transcript) console.log(`transcript: ${transcript.path} (${transcript.streams} stream(s), ${transcript.entries} exchange(s)${transcript.torn.length ? `; torn tails dropped in ${transcript.torn.join(', ')}` : ''}), root ${transcript.root}`);
-  if (!reasons.length) {
-    const cert = sealCertificate(certificatePayload(header, footer, rows, digestFile(recordPath), certKey.did, issued, transcript?.root), certKey);
-    writeFileSync(join(reportDir, CERTIFICATE_FILE), cert);
-  }
-  // the conformance page and the badge: derived from the record, the case files and the certificate just written
-  const certificateLine: CertificateLine = reasons.length ? { reasons } : { signer: certKey.did, digest: digestFile(join(reportDir, CERTIFICATE_FILE)), algorithm: 'blake3' };
-  writeFileSync(join(reportDir, PAGE_FILE), conformancePage({ header, footer, rows, judged, certificate: certificateLine, cases: readCases(casesDir), casesDir }));
-  writeFileSync(join(reportDir, BADGE_FILE), badgeSvg(rows, complete));
-
-  console.log(`\n${terminalTable(rows)}\n`);
-  const bad = judged.filter((t) => t.unexpected);
-  for (const t of bad) console.log(`✗ ${t.id}: ${t.outcome}${t.expected ? ` (expected ${t.expected})` : ''}: ${oneLine(t.reason ?? t.error ?? '')} (seed ${seed})`);
-  if (bad.length) {
-    console.log(`  each one whole (reason, expected and actual values, requests and responses): ${recordPath}; the runner's output: ${join(reportDir, RUNNER_LOG)}`);
-    console.log(`  replay: jcp-conformance certify${testee ? ` --testee '${testee}'` : ''}${endpoint ? ` --endpoint ${endpoint}` : ''}${classes ? ` --classes ${classes.join(',')}` : ''} --seed ${seed}`);
-  }
-  // the differential properties: the shrunk cases this run wrote
-  const cases = existsSync(casesDir) ? readdirSync(casesDir).filter((f) => f.endsWith('.json')) : [];
-  if (cases.length) console.log(`\n${cases.length} case(s) found by the differential properties (seed ${seed}, ${property_runs} sequences each), in ${casesDir}:\n${cases.map((f) => `  jcp-conformance replay ${join(casesDir, f)}`).join('\n')}`);
-  for (const c of unverdicted.classes) {
-    if (c.excused !== undefined) console.log(`  ${c.class} is claimed and got no verdict (${c.verdict}), as the expectation file expects: ${c.excused}`);
-    else console.log(`✗ ${c.class} is claimed but got no verdict (${c.verdict})${c.verdict.startsWith('NEEDS ') ? `: the run needs ${c.verdict.slice(6)}` : ''}; if that is known, name it under without_verdict in the expectation file, with a reason`);
-  }
-  for (const k of unverdicted.stale) console.log(`✗ expectation without_verdict entry ${k} names a class that got a verdict: remove it`);
-  for (const u of problems.unmatched) console.log(`✗ expectation entry ${u} matches no test: remove it`);
-  for (const b of problems.tooBroad) console.log(`✗ expectation glob ${b.test} matches ${b.matches} tests: narrow it`);
-  if (!complete) console.log(`✗ the run did not complete: see the runner's output in ${join(reportDir, RUNNER_LOG)}`);
-  console.log(`\n${judged.length} tests: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}; ${unexpected} unexpected`);
-  if (reasons.length) {
-    noCertificate(reportDir, reasons);
-    console.log(`reports in ${reportDir}: record.jsonl, junit.xml, summary.md, allure-results/, ${PAGE_FILE}, ${BADGE_FILE} (no certificate)`);
-    return 1;
-  }
-  console.log(`reports in ${reportDir}: record.jsonl, junit.xml, summary.md, allure-results/, ${PAGE_FILE}, ${BADGE_FILE}, ${CERTIFICATE_FILE} (signed by ${certKey.did}${development ? ', the development key: set JCP_CERT_SEED_HEX to certify with your own' : ''})`);
-  return unexpected === 0 && complete ? 0 : 1;
+  return concludeRun({
+    reportDir,
+    header,
+    tests: selected,
+    end,
+    expectations: updating ? undefined : expectations,
+    casesDir,
+    ...(transcriptDir ? { transcriptDir } : {}),
+    issued_s: str(a, 'now') !== undefined ? Number(str(a, 'now')) : Math.floor(Date.now() / 1000),
+    certKey,
+    runnerLog: logPath,
+  });
 }

@@ -20,7 +20,15 @@ export type CliErrorCode =
   | 'unreadable-file'
   | 'bad-file'
   | 'bad-report-path'
-  | 'transcript-folder-in-use';
+  | 'transcript-folder-in-use'
+  /** merge: a folder whose record is not a shard's (no certify --shard header), or a shard that ran no test. */
+  | 'not-a-shard'
+  /** merge: shards of different runs (suite, protocol, seed, testee, expectation file, classes …). */
+  | 'shard-mismatch'
+  /** merge: a shard of 1..n missing from the set. */
+  | 'shard-missing'
+  /** merge: the same shard given twice. */
+  | 'shard-duplicate';
 
 /** A usage or input error of the command line: printed as one line, never with a stack. */
 export class CliError extends Error {

@@ -24,6 +24,8 @@ export interface VerbSpec {
   readonly summary: string;
   /** Names of the positional arguments, all required (`<certificate>`). */
   readonly positionals: readonly string[];
+  /** The last positional argument may be given more than once (`<report-dir>…`: one or more). */
+  readonly variadic?: boolean;
   readonly options: readonly OptionSpec[];
   /** Lines printed after the options. */
   readonly notes?: readonly string[];
@@ -64,6 +66,7 @@ export const VERBS: readonly VerbSpec[] = [
       { name: 'deep', description: 'run 1000 differential sequences per property' },
       { name: 'verbose', description: "show the test runner's own output as it runs (it is always kept in <report>/runner.log)" },
       { name: 'now', value: '<s>', number: 'non-negative', description: "the certificate's issue time, seconds since the epoch (default: now)" },
+      { name: 'shard', value: '<k/n>', description: 'run the k-th of n shards of the test files (same seed and testee in every shard); no verdicts and no certificate: merge the n report folders for those' },
       { name: 'endpoint-steward', value: '<did:key>', description: "with --endpoint (required): the key sealing the endpoint's receipts" },
       { name: 'endpoint-window', value: '<s>', number: 'non-negative', description: "with --endpoint: the endpoint's freshness window in seconds" },
       { name: 'endpoint-cap', value: '<bytes>', number: 'non-negative', description: "with --endpoint: the endpoint's declared size cap" },
@@ -79,6 +82,25 @@ export const VERBS: readonly VerbSpec[] = [
       'No certificate is written for a run that did not complete, ran no test, or ran no test of a requested class.',
       'The certificate is signed by the key whose seed is JCP_CERT_SEED_HEX (64 hex digits); without it, by the published',
       'development key, which anyone can sign with.',
+      'With --shard k/n: the record and reports of this shard\'s tests alone (no class verdicts, no report.html, badge or',
+      'certificate); jcp-conformance merge <the n report folders> gives the run\'s verdicts, reports and certificate.',
+    ],
+  },
+  {
+    name: 'merge',
+    summary: 'join the report folders of certify --shard 1/n … n/n into one record, one set of reports and one certificate',
+    positionals: ['<report-dir>'],
+    variadic: true,
+    options: [
+      REPORT('reports/certify'),
+      { name: 'expectations', value: '<file>', description: 'the expectation file the shards ran with (required when they ran with one: its digest must be theirs)' },
+      { name: 'now', value: '<s>', number: 'non-negative', description: "the certificate's issue time, seconds since the epoch (default: now)" },
+    ],
+    notes: [
+      'Refuses (exit 2) a set with a shard missing or given twice, and shards of different suites, protocols, seeds,',
+      'testees (handshakes), expectation files, classes, vector packs or clause indexes. The verdicts, reports and',
+      'certificate are made by the same code as an unsharded certify run\'s, over every shard\'s tests; so are the',
+      'expectation file\'s whole-run checks (an entry matching no test, a claimed class without a verdict).',
     ],
   },
   {
@@ -264,7 +286,7 @@ export function parseVerb(verb: string, argv: readonly string[]): Parsed {
   if (positionals.length < spec.positionals.length) {
     throw new CliError('missing-argument', `${verb} needs ${spec.positionals.slice(positionals.length).join(' ')}: jcp-conformance ${usageLine(spec)}`);
   }
-  if (positionals.length > spec.positionals.length) {
+  if (positionals.length > spec.positionals.length && !spec.variadic) {
     const extra = positionals.slice(spec.positionals.length);
     throw new CliError('extra-argument', `${verb} takes ${spec.positionals.length ? spec.positionals.join(' ') : 'no argument'} besides its options; unexpected ${extra.map((x) => JSON.stringify(x)).join(' ')}`);
   }
@@ -277,7 +299,8 @@ function optionText(o: OptionSpec): string {
 }
 
 function usageLine(v: VerbSpec): string {
-  return [v.name, ...v.positionals, ...(v.options.length ? ['[options]'] : [])].join(' ');
+  const pos = v.variadic ? [...v.positionals.slice(0, -1), `${v.positionals.at(-1)}…`] : v.positionals;
+  return [v.name, ...pos, ...(v.options.length ? ['[options]'] : [])].join(' ');
 }
 
 /** A verb's help: usage, summary, positionals, the option table, notes, exit codes. */

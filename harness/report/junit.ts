@@ -81,15 +81,15 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
  * is the table's total for that class over all three grades (the spec, byte-contract and SHOULD / MAY / open-point
  * columns together). Tests of no class, which no row counts, go in one more suite, `unclassed`, when there are any.
  * Each suite carries tests, failures, errors, skipped, time (seconds, the sum of its tests' durations) and timestamp
- * (`started_at`, the record header's), and the class's verdict and claim as properties; the `<testsuites>` root
- * carries the sums over the suites. Each testcase: name (the test's id), classname (the suite's class), file, time,
- * and its result as junitResult says.
+ * (`started_at`, the record header's), and the class's claim and verdict as properties (a shard's rows carry no
+ * verdict: certify --shard judges no class); the `<testsuites>` root carries the sums over the suites. Each testcase:
+ * name (the test's id), classname (the suite's class), file, time, and its result as junitResult says.
  */
-export function junitXml(judged: readonly Judged[], rows: readonly ClassRow[], started_at: string): string {
+export function junitXml(judged: readonly Judged[], rows: ReadonlyArray<Pick<ClassRow, 'class' | 'claimed'> & { readonly verdict?: string }>, started_at: string): string {
   const suites: Array<{ name: string; claimed: boolean; verdict?: string; tests: Judged[] }> = rows.map((r) => ({
     name: r.class,
     claimed: r.claimed,
-    verdict: r.verdict,
+    ...(r.verdict !== undefined ? { verdict: r.verdict } : {}),
     tests: judged.filter((t) => t.classes.includes(r.class)),
   }));
   const unclassed = judged.filter((t) => t.classes.length === 0);

@@ -99,9 +99,14 @@ export function readTestRecord(path: string): { tests: TestLine[]; end: EndLine 
   return { tests: lines.filter((l): l is TestLine => l.type === 'test'), end: lines.find((l): l is EndLine => l.type === 'end') };
 }
 
+/** Whether the runner reached its end, every test file loaded, with no error outside a test (tests or none). */
+export function runEnded(end: Omit<EndLine, 'type'> | undefined): boolean {
+  return end !== undefined && end.reason !== 'interrupted' && end.unhandled === 0 && end.broken_files.length === 0;
+}
+
 /** Whether a run reached its end with tests, every test file loaded, and no error outside a test. */
-export function runCompleted(tests: readonly TestLine[], end: EndLine | undefined): boolean {
-  return tests.length > 0 && end !== undefined && end.reason !== 'interrupted' && end.unhandled === 0 && end.broken_files.length === 0;
+export function runCompleted(tests: readonly TestLine[], end: Omit<EndLine, 'type'> | undefined): boolean {
+  return tests.length > 0 && runEnded(end);
 }
 
 /** The stable id of a test: its first class, its first clause, and its case name — never a position. */

@@ -22,6 +22,13 @@ export interface Header {
   /** Sequences per differential property (harness/property/, issue 9); absent in records written before them. */
   readonly property_runs?: number;
   readonly classes_requested: readonly string[] | 'all';
+  /**
+   * A shard's record (certify --shard k/n): which of the n shards of the run it is. A shard's record holds its own
+   * tests' results and no class verdict; `jcp-conformance merge` joins the n records into the run's one.
+   */
+  readonly shard?: { readonly index: number; readonly count: number };
+  /** A merged record (jcp-conformance merge): how many shard records it joins. */
+  readonly shards?: number;
   readonly started_at: string;
 }
 
@@ -38,6 +45,11 @@ export interface Footer {
   };
   /** Claimed classes that got no verdict, each excused by the expectation file or counted unexpected. */
   readonly claimed_without_verdict?: ReadonlyArray<{ readonly class: string; readonly verdict: string; readonly excused?: string }>;
+  /**
+   * A shard's record: how its test runner ended (the reporter's end line), from which merge judges whether the whole
+   * run completed; absent in a record that is no shard's, and in a shard's whose runner never reached its end.
+   */
+  readonly runner?: { readonly reason: string; readonly unhandled: number; readonly broken_files: readonly string[] };
   readonly finished_at: string;
   readonly complete: boolean;
 }
