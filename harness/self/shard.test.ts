@@ -1,6 +1,6 @@
 // certify --shard k/n and merge: the reference certified once whole and once as three shards on the same seed, the
 // shards merged; the merge gives the same per-test results (ids and outcomes) and class verdicts as the whole run, and
-// one certificate that verifies. Then what merge refuses (a shard missing or given twice, a shard of another seed or
+// one certificate that verifies. The expectation file's whole-run checks happen at the merge. Then what merge refuses (a shard missing or given twice, a shard of another seed or
 // testee, an expectation file the shards did not run with, a record that is no shard's) and the --shard values
 // certify refuses, each one line with exit 2 before anything runs.
 import { spawnSync } from 'node:child_process';
@@ -122,6 +122,37 @@ describe('certify --shard 1/3 … 3/3, then merge', () => {
     for (const f of ['junit.xml', 'summary.md', 'report.html', 'badge.svg']) expect(existsSync(join(merged, f)), f).toBe(true);
     expect(readFileSync(join(merged, 'summary.md'), 'utf8')).toMatch(/\| jcp:C1 \| PASS \|/);
   });
+});
+
+describe("the expectation file's whole-run checks are the merge's", () => {
+  it('an entry matching a test of one shard is matched, one matching no test is reported once, by the merge', () => {
+    // entries naming a test of shard 1 and one of shard 3 (expected to pass, so neither changes an outcome), and one
+    // naming no test: no shard reports any of them, the merge reports only the last
+    const exp = join(TMP, 'shard-expectations.json');
+    const one = results(shardDir(1))[0]![0];
+    const three = results(shardDir(3))[0]![0];
+    const nothing = 'jcp:C1|jcp/0#no-such-clause|no such test';
+    writeFileSync(exp, JSON.stringify({ expectations: [one, three, nothing].map((test) => ({ test, outcome: 'passed', reason: 'a self-test entry' })) }));
+    for (let k = 1; k <= N; k++) {
+      const r = cli('certify', ...RUN, '--shard', `${k}/${N}`, '--expectations', exp, '--report', join(TMP, `exp-shard-${k}`));
+      expect(r.status, r.stdout.slice(-2000)).toBe(0);
+      expect(r.stdout).not.toContain('matches no test');
+    }
+    const dirs = Array.from({ length: N }, (_, i) => join(TMP, `exp-shard-${i + 1}`));
+    // the shards ran with an expectation file: merge needs that very file
+    expect(expectOneLine(cli('merge', ...dirs, '--report', join(TMP, 'exp-none')))).toContain('give it to merge with --expectations');
+    const other = join(TMP, 'other-expectations.json');
+    writeFileSync(other, JSON.stringify({ expectations: [] }));
+    expect(expectOneLine(cli('merge', ...dirs, '--expectations', other, '--report', join(TMP, 'exp-other')))).toContain('is not the file the shards ran with');
+    const m = cli('merge', ...dirs, '--expectations', exp, '--report', join(TMP, 'exp-merged'));
+    expect(m.status, m.stdout.slice(-2000)).toBe(1);
+    expect(m.stdout).toContain(`✗ expectation entry ${nothing} matches no test: remove it`);
+    expect(m.stdout.match(/matches no test/g)).toHaveLength(1);
+    const footer = record(join(TMP, 'exp-merged')).at(-1)!;
+    expect(footer['expectation_problems']).toEqual({ unmatched: [nothing], tooBroad: [] });
+    expect(footer['unexpected']).toBe(1);
+    expect(certificateOf(join(TMP, 'exp-merged')).unexpected).toBe(1);
+  }, 600_000);
 });
 
 describe('what merge refuses, in one line with exit 2', () => {
