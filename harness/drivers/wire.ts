@@ -80,11 +80,20 @@ function envBigint(name: string, dflt: bigint): bigint {
 }
 
 /**
- * The clauses of the wire test that restarts the endpoint (harness/conformance/wire.test.ts, which names them itself
- * so the spec map reads them there; harness/self/claimed-verdicts.test.ts holds the two lists equal): an external
- * endpoint can be restarted only through --endpoint-restart, so certify says up front which claimed classes need it.
+ * The clauses of the wire tests that restart the endpoint (harness/conformance/wire.test.ts and wire-decisions.test.ts,
+ * which name them themselves so the spec map reads them there; harness/self/claimed-verdicts.test.ts holds this list
+ * equal to theirs): an external endpoint can be restarted only through --endpoint-restart, so certify says up front
+ * which claimed classes need it.
  */
-export const RESTART_TEST_CLAUSES = ['jcp/11#replay-before-new', 'jcp/11#record-before-deciding', 'jcp/11#repeat-gets-same-response', 'jcp/11#repeat-not-redecided'] as const;
+export const RESTART_TEST_CLAUSES = [
+  'jcp/11#replay-before-new',
+  'jcp/11#record-before-deciding',
+  'jcp/11#repeat-gets-same-response',
+  'jcp/11#repeat-not-redecided',
+  'jcp/9#c16-chained-replay',
+  'jcp/8.1#rebuild-by-replay',
+  'jcp/4.11#re-establish-before-deciding',
+] as const;
 
 /** The clauses of the wire test that starts a second instance on the endpoint's record (harness/conformance/wire.test.ts). */
 export const SECOND_WRITER_CLAUSES = ['jcp/4.11#single-writer', 'jcp/4.11#fail-start-if-held', 'jcp/9#c26-one-writer'] as const;
