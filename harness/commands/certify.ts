@@ -177,8 +177,11 @@ function runRunner(cmd: string, args: readonly string[], opts: { cwd: string; en
 }
 
 /** The test files certify runs (harness/certify.vitest.config.ts's include): what --shard divides among its shards. */
+/** The test files an `--endpoint` run runs (as vitest filters): the jcp/1 wire tests, nothing of the testee protocol. */
+const ENDPOINT_TEST_FILES = ['harness/conformance/wire.test.', 'harness/conformance/wire-decisions.test.'] as const;
+
 function testFileCount(endpoint: boolean): number {
-  if (endpoint) return 1;
+  if (endpoint) return ENDPOINT_TEST_FILES.length;
   const ext = COMPILED ? /\.test\.js$/ : /\.test\.ts$/;
   return ['conformance', 'external'].reduce((n, d) => n + readdirSync(join(ROOT, 'harness', d), { recursive: true }).filter((f) => ext.test(String(f))).length, 0);
 }
@@ -328,7 +331,7 @@ export async function certify(a: Parsed): Promise<number> {
       ...(COMPILED ? ['--configLoader=native'] : []),
       '--no-cache',
       ...(shard ? [`--shard=${shard.index}/${shard.count}`] : []),
-      ...(endpoint ? ['harness/conformance/wire.test.'] : ['harness/conformance/', 'harness/external/']),
+      ...(endpoint ? ENDPOINT_TEST_FILES : ['harness/conformance/', 'harness/external/']),
       '--reporter=default',
       `--reporter=${join(ROOT, 'harness', 'report', built('record-reporter.ts'))}`,
     ],
