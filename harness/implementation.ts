@@ -1055,6 +1055,14 @@ export interface DurableDecisionResult {
   readonly verdict: 'allow' | 'deny';
   readonly deny_reason?: string;
   readonly receipt?: Uint8Array;
+  /** The testee's name for the recorded decision (durable.status, durable.complete); absent when it gives none. */
+  readonly entry?: string;
+}
+
+/** Where a recorded decision's action stands (jcp §4.11), and for an unresolved one the holder that held it. */
+export interface DurableStatus {
+  readonly status: 'denied' | 'in-flight' | 'unresolved' | 'completed' | 'failed';
+  readonly holder?: string;
 }
 
 /** A durable enforcement point living inside the implementation under test, holding its record until closed. */
@@ -1074,11 +1082,23 @@ export class DurablePointHandle {
     const r = await this.impl._call('durable.decide', decideArgs(this.id, d));
     const reason = r.get('deny_reason');
     const receipt = r.get('receipt');
+    const entry = r.get('entry');
     return {
       verdict: r.get('verdict') as 'allow' | 'deny',
       ...(typeof reason === 'string' ? { deny_reason: reason } : {}),
       ...(receipt instanceof Uint8Array ? { receipt } : {}),
+      ...(typeof entry === 'string' ? { entry } : {}),
     };
+  }
+  /** Records how the action of the allowed decision `entry` ended (optional op: UnimplementedError when absent). */
+  async complete(entry: string, outcome: 'completed' | 'failed'): Promise<void> {
+    await this.impl._call('durable.complete', { point: this.id, entry, outcome });
+  }
+  /** Where the action of the recorded decision `entry` stands (optional op: UnimplementedError when absent). */
+  async status(entry: string): Promise<DurableStatus> {
+    const r = await this.impl._call('durable.status', { point: this.id, entry });
+    const holder = r.get('holder');
+    return { status: r.get('status') as DurableStatus['status'], ...(typeof holder === 'string' ? { holder } : {}) };
   }
   /** Releases the record. */
   async close(): Promise<void> {

@@ -760,7 +760,10 @@ async function durable(run: Run): Promise<void> {
     const dp =
       (await attempt('durable.open', () => impl.openDurable(join(dir, 'record'), 'validate', steward.seed, { [resource]: [issuer.did] }))) ??
       new DurablePointHandle(impl, 'no-durable-point', 0n);
-    await attempt('durable.decide', () => dp.decide(decision(run)));
+    const d = await attempt('durable.decide', () => dp.decide(decision(run)));
+    // the optional in-flight operations (jcp §4.11), on the decision just recorded (a name the testee never gave: "e0")
+    await attempt('durable.status', () => dp.status(d?.entry ?? 'e0'));
+    await attempt('durable.complete', () => dp.complete(d?.entry ?? 'e0', 'completed'));
     await attempt('durable.close', () => dp.close());
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -220,6 +220,7 @@ export const MUTANTS: readonly Mutant[] = [
   { id: 'flow-check-before-capability', clauses: ['jcp/4.10#flow-check-position'], class: 'jcp:C25', description: 'the flow check runs before the chain, signature and capability checks', applied: `${P('impl/jcp/decide.ts')} the flowFault block moved up after the trust check` },
   { id: 'taint-floor-any-accepted', clauses: ['jcp/4.10#not-computed-not-clean'], class: 'jcp:C25', description: "origins 'any' pass a resource's taint floor", applied: `${P('impl/jcp/decide.ts')} the origins-any refusal at a taint floor returns no refusal (accepts)` },
   { id: 'allowed-not-recorded', clauses: ['jcp/4.11#record-allowed-durably', 'jcp/11#record-before-deciding'], class: 'jcp:C14', description: 'an allowed decision is not appended to the durable record', applied: `${P('impl/durable/point.ts')} recordDecision appends denials only (suite scope: the wire's durable gate too)` },
+  { id: 'in-flight-refunded', clauses: ['jcp/4.11#in-flight-stays-debited'], class: 'jcp:C14', description: 'on reopen an allowed decision with no recorded outcome (its action was in flight) is no longer debited', applied: `${P('impl/durable/point.ts')} replay re-decides such a decision at zero cost and skips the receipt comparison` },
   { id: 'reopen-fresh-spend', clauses: ['jcp/4.11#re-establish-before-deciding', 'jcp/11#replay-before-new'], class: 'jcp:C14', description: 'a restart is a fresh budget: the record is not replayed on open', applied: `${P('impl/durable/point.ts')} open replays nothing (suite scope: the wire's durable gate too)` },
   { id: 'partial-aggregate-per-unit', clauses: ['jcp/5.2#partial-total-no-per-unit'], class: 'jcp:C9', description: 'a total summed over a Partial receipt still gives a per-unit figure', applied: `${P('impl/energy/outcomes.ts')} aggregateEfficiency ignores coverage for uj_per_unit` },
   // ---- builder mutants of the second round ----
@@ -286,7 +287,6 @@ export const UNBROKEN: readonly Unbroken[] = [
     reason:
       "no single change is observable: §4.9 makes every child carry each caveat of its parent, and the chain check refuses a child that drops one (attenuation-violation) before caveats are evaluated, so the leaf's caveats contain every link's; evaluating the leaf's alone decides identically (see EQUIVALENT: caveats-leaf-only)",
   },
-  { clause: 'jcp/4.11#in-flight-stays-debited', reason: 'C14/C16: not yet written (an in-flight entry left unresolved by a crash is replayed as debited; a mutant needs the black-box crash test of harness/conformance/durable.test.ts, which SIGKILLs and respawns a testee process: the in-process matrix skips it, since its child would run the unmutated reference, and source-patch mutants are not served as testee processes)' },
   {
     clause: 'jcp/4.9#no-invented-predicate',
     reason: 'a prohibition on adding a predicate: the reference has no invented predicate to remove, and the caveat set is closed by the codec (an unknown variant is refused ERR_GRANT_MALFORMED), so no single change of its code breaks the rule observably',
@@ -327,7 +327,7 @@ export const EQUIVALENT: readonly { readonly id: string; readonly clauses: reado
  */
 export const COVERED_CLASSES: readonly string[] = [
   'jcp:C1', 'jcp:C2', 'jcp:C3', 'jcp:C4', 'jcp:C5', 'jcp:C6', 'jcp:C7', 'jcp:C8', 'jcp:C9', 'jcp:C10', 'jcp:C11', 'jcp:C12', 'jcp:C13',
-  'jcp:C15', 'jcp:C17', 'jcp:C18', 'jcp:C19', 'jcp:C20', 'jcp:C21', 'jcp:C22', 'jcp:C23', 'jcp:C24', 'jcp:C25', 'jcp:C26', 'jcp:C-neg',
+  'jcp:C14', 'jcp:C15', 'jcp:C16', 'jcp:C17', 'jcp:C18', 'jcp:C19', 'jcp:C20', 'jcp:C21', 'jcp:C22', 'jcp:C23', 'jcp:C24', 'jcp:C25', 'jcp:C26', 'jcp:C-neg',
   // the claimed JouleClaw and Sense classes (source-patch mutants of impl/jouleclaw/tlog*.ts, impl/sense/*.ts)
   'jouleclaw:C-TLOG', 'sense:C1', 'sense:C2', 'sense:C3', 'sense:C4', 'sense:C5', 'sense:C6',
 ];
@@ -337,4 +337,4 @@ export const COVERED_CLASSES: readonly string[] = [
  * is an allowed reason. The matrix adds them to the testee's claims (JCP_EXTRA_CLAIMS) while the reference does not
  * claim them yet.
  */
-export const PENDING_CLASSES: readonly string[] = ['jcp:C14', 'jcp:C16'];
+export const PENDING_CLASSES: readonly string[] = [];

@@ -925,6 +925,12 @@ function durableHandlers(): Record<string, (a: CborMap) => CborInput> {
     if (!p) throw new JcpError('ERR_BAD_ARGUMENT', `no open durable point ${id}`);
     return p;
   };
+  /** A recorded decision's name as durable.decide gave it (`e` and its entry id). */
+  const entryOf = (a: CborMap): number => {
+    const m = /^e(0|[1-9]\d{0,9})$/.exec(text(a, 'entry'));
+    if (!m) throw new JcpError('ERR_BAD_ARGUMENT', `entry ${JSON.stringify(text(a, 'entry'))} is not a decision this point recorded (e<number>)`);
+    return Number(m[1]);
+  };
   return {
     'durable.open': (a) => {
       const roots: Record<string, string[]> = {};
@@ -954,7 +960,19 @@ function durableHandlers(): Record<string, (a: CborMap) => CborInput> {
     'durable.decide': (a) => {
       const d = durable(a).decide(decisionRequest(a));
       if (!d.recorded) return { verdict: d.verdict, deny_reason: d.deny_reason };
-      return { verdict: d.verdict, ...(d.deny_reason !== undefined ? { deny_reason: d.deny_reason } : {}), receipt: d.receipt };
+      return { verdict: d.verdict, ...(d.deny_reason !== undefined ? { deny_reason: d.deny_reason } : {}), receipt: d.receipt, entry: `e${d.entryId}` };
+    },
+    'durable.complete': (a) => {
+      durable(a).complete(entryOf(a), text(a, 'outcome') as 'completed' | 'failed'); // impl/durable refuses any other outcome
+      return {};
+    },
+    'durable.status': (a) => {
+      const p = durable(a);
+      const id = entryOf(a);
+      const status = p.status(id);
+      // jcp §4.11: an unresolved decision is surfaced "naming the party that held it"
+      const holder = status === 'unresolved' ? p.unresolved().find((u) => u.entryId === id)?.holder : undefined;
+      return { status, ...(holder !== undefined ? { holder } : {}) };
     },
     'durable.close': (a) => {
       durable(a).close();

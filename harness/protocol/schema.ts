@@ -549,9 +549,19 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
   'durable.decide': {
     about: 'jcp §4.11 C26',
     args: DECIDE_ARGS,
-    result: { map: { verdict: VERDICT, deny_reason: 'text', receipt: 'bytes' }, optional: ['deny_reason', 'receipt'] },
+    // entry: the testee's own name for the recorded decision, stable across a reopen (durable.status, durable.complete)
+    result: { map: { verdict: VERDICT, deny_reason: 'text', receipt: 'bytes', entry: 'text' }, optional: ['deny_reason', 'receipt', 'entry'] },
   },
   'durable.close': { about: 'jcp §4.11 C26', args: { map: { point: 'text' } }, result: { map: {} } },
+  // jcp §4.11 an allowed decision's action: its outcome recorded by the party that ran it (or an operator settling an
+  // unresolved one); where it stands. Optional: no class requires them, and a testee without them has the in-flight
+  // tests read not applicable
+  'durable.complete': { about: 'jcp §4.11', args: { map: { point: 'text', entry: 'text', outcome: { enum: ['completed', 'failed'] } } }, result: { map: {} } },
+  'durable.status': {
+    about: 'jcp §4.11',
+    args: { map: { point: 'text', entry: 'text' } },
+    result: { map: { status: { enum: ['denied', 'in-flight', 'unresolved', 'completed', 'failed'] }, holder: 'text' }, optional: ['holder'] },
+  },
   'endpoint.start': {
     about: 'jcp §11 (C8, C13): start the testee\'s own jcp/1 endpoint on a loopback address (tcp://127.0.0.1:port or unix:/path), sealing with steward_seed, open to every issuer (no trust roots), on its own clock; say where and what it declares. Once per process: a second call answers the same endpoint',
     args: { map: { steward_seed: 'bytes32' } },

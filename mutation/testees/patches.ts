@@ -149,6 +149,15 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
   ],
   'no-exclusivity-opened': [swap('impl/durable/lock.ts', "    throw new JcpError('ERR_RECORD_NO_EXCLUSIVITY'", "    if (!r.ok) return;\n    throw new JcpError('ERR_RECORD_NO_EXCLUSIVITY'")],
   'allowed-not-recorded': [swap('impl/durable/point.ts', '      record.append(entryToCbor(entry));', "      if (d.verdict !== 'allow') record.append(entryToCbor(entry));")],
+  // replay re-decides an allowed decision with no recorded outcome at zero cost, and takes its receipt as it is
+  'in-flight-refunded': [
+    swap(
+      'impl/durable/point.ts',
+      'entries.forEach((e, id) => apply(st, e, id, true));',
+      "entries.forEach((e, id) => apply(st, e.kind === 'decision' && e.verdict === 'allow' && !entries.some((o) => o.kind === 'outcome' && o.entry === id) ? { ...e, request: { ...e.request, cost: { ...e.request.cost, uj: 0n } } } : e, id, true));",
+    ),
+    skip('impl/durable/point.ts', '!bytesEqual(d.receipt, e.receipt)'),
+  ],
   'reopen-fresh-spend': [swap('impl/durable/point.ts', '    s = replay(log);\n  } catch (x) {', '    s = replay([]);\n  } catch (x) {')],
   'partial-aggregate-per-unit': [swap('impl/energy/outcomes.ts', "...(coverage === 'Whole' && units > 0n ? { uj_per_unit:", '...(units > 0n ? { uj_per_unit:')],
   'unjudgeable-graded': [swap(PL, "return Object.freeze({ verdict: 'indeterminate', rate_mw, reason: 'no-usable-draw', discarded });", "return Object.freeze({ verdict: 'not-refuted', rate_mw, ceiling_mw: 0n, discarded });")],
