@@ -24,6 +24,7 @@ import { readTestRecord, runCompleted, type TestLine } from '../harness/report/r
 import { PROGRESS } from './matrix-reporter.ts';
 import { AWAITING_TESTS, CONTROL, COVERED_CLASSES, MUTANTS as CATALOGUED, PENDING_CLASSES, type Mutant } from './catalog.ts';
 import { MUTANT_PATCHES, SUITE_SCOPED } from './testees/patches.ts';
+import { PROCESS_MUTANTS } from './testees/process-faults.ts';
 
 /** The catalogued mutants, and with --awaiting those awaiting a test (run to see whether their test has landed). */
 const MUTANTS: readonly Mutant[] = process.argv.includes('--awaiting') ? [...CATALOGUED, ...AWAITING_TESTS] : CATALOGUED;
@@ -212,6 +213,11 @@ function wrapper(m: Mutant, files: readonly string[]): string {
     `// kill matrix wrapper: ${files.join(', ')} against mutant ${m.id} (written by mutation/matrix.ts)`,
     `process.env['JCP_MUTANT'] = ${JSON.stringify(m.id)};`,
     extra.length ? `process.env['JCP_EXTRA_CLAIMS'] = ${JSON.stringify(extra.join(','))};` : '',
+    // a process-only rule breaker: the tests that start testee processes start this one (10 kills of the crash test
+    // show a 10 ms write-behind gap many times over: a 0 ms one was caught in 17 records of 40 kills)
+    PROCESS_MUTANTS[m.id]
+      ? `process.env['JCP_MUTANT_TESTEE'] = ${JSON.stringify(`${process.execPath} --import tsx ${join(ROOT, 'mutation', 'testees', 'variant-main.ts')} ${m.id}`)}; process.env['JCP_DURABLE_KILLS'] ??= '10';`
+      : '',
     MUTANT_PATCHES[m.id] && !SUITE_SCOPED.has(m.id)
       ? `(globalThis as Record<symbol, unknown>)[Symbol.for('jcp.mutation.patched-reference')] = await import(${JSON.stringify(`${join(ROOT, 'harness', 'adapter', 'reference.ts')}?jcp-mutant=${m.id}`)});`
       : '',

@@ -48,6 +48,7 @@ import { aggregateReceipts, createContinuationRelay, labelToCbor, replayInto, ty
 import { caveatToCbor, parseLabel, type DecisionRequest } from '../../impl/index.ts';
 // jcp §4.11 durable record (C26)
 import { openDurablePoint, type DurablePoint } from '../../impl/index.ts';
+import type { RecordIo } from '../../impl/durable/record.ts';
 // jcp §4.10 forwarding (C25)
 import { createForwarder, type ForwardField, type Forwarder, type Route } from '../../impl/index.ts';
 // jcp §5 energy honesty (C9)
@@ -372,7 +373,12 @@ function channelStandingHandlers(point: (a: CborMap) => EnforcementPoint): Recor
 // ---- end §4.5 channels / §4.6 ----
 
 /** A fresh adapter: its enforcement points live as long as it does. */
-export function createReferenceAdapter(): { handle(op: string, args: CborMap): CborInput } {
+/** Seams of the reference adapter: the durable record's writes (impl/durable/record.ts RecordIo), for rule breakers. */
+export interface ReferenceAdapterOptions {
+  readonly recordIo?: RecordIo;
+}
+
+export function createReferenceAdapter(options: ReferenceAdapterOptions = {}): { handle(op: string, args: CborMap): CborInput } {
   const points = new Map<string, EnforcementPoint>();
   let nextPoint = 1;
   const point = (args: CborMap): EnforcementPoint => {
@@ -773,7 +779,7 @@ export function createReferenceAdapter(): { handle(op: string, args: CborMap): C
     // ---- end §4.7 ----
     ...channelStandingHandlers(point), // jcp §4.5 channels (C17), §4.6 standing grants (C20)
     ...replayAndContinuationHandlers(point), // jcp §8.1 replay, §8.2 group accounting, §6.1 continuations
-    ...durableHandlers(), // jcp §4.11 durable record, one writer per record (C26)
+    ...durableHandlers(options.recordIo), // jcp §4.11 durable record, one writer per record (C26)
     ...endpointHandlers(), // jcp §11 the testee's own jcp/1 endpoint, on a loopback socket (C8, C13)
     ...forwardHandlers(point), // jcp §4.10 forwarding (C25)
     ...tlogHandlers(point), // jouleclaw §22 transparency log (C-TLOG)
@@ -916,7 +922,7 @@ function forwardHandlers(point: (a: CborMap) => EnforcementPoint): Record<string
 
 // ---- jcp §4.11 durable record, one writer per record (C26) ----
 /** The handlers of durable.open / durable.decide / durable.close: durable points (impl/durable) named d1, d2, … */
-function durableHandlers(): Record<string, (a: CborMap) => CborInput> {
+function durableHandlers(io?: RecordIo): Record<string, (a: CborMap) => CborInput> {
   const durables = new Map<string, DurablePoint>();
   let next = 1;
   const durable = (a: CborMap): DurablePoint => {
@@ -937,7 +943,7 @@ function durableHandlers(): Record<string, (a: CborMap) => CborInput> {
       if (a.has('trust_roots')) for (const [k, v] of map(a.get('trust_roots'), 'trust_roots')) roots[String(k)] = texts(v, `trust_roots.${String(k)}`);
       // simulate "no-exclusivity": a platform whose lock call fails as flock(2) does where it is unsupported (ENOSYS)
       const noExclusivity = a.has('simulate') ? { exclusivity: { mechanism: 'none (simulated)', claim: () => ({ ok: false as const, held: false as const, why: 'the platform cannot provide exclusivity (simulated)' }) } } : {};
-      const opts = { path: text(a, 'path'), holder: text(a, 'holder'), steward: keyPairFromSeed(bytes(a, 'steward_seed')), trustRoots: roots, ...noExclusivity };
+      const opts = { path: text(a, 'path'), holder: text(a, 'holder'), steward: keyPairFromSeed(bytes(a, 'steward_seed')), trustRoots: roots, ...noExclusivity, ...(io ? { io } : {}) };
       let p: DurablePoint;
       try {
         p = openDurablePoint(opts);

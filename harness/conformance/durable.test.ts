@@ -35,8 +35,10 @@ import { expectCode } from '../refusal.ts';
 const KILLS = Math.max(1, Number(process.env['JCP_DURABLE_KILLS'] ?? 40) || 40);
 const SEED = 0xc26;
 const control: ControlOptions = process.env['JCP_TESTEE_TIMEOUT_MS'] ? { timeoutMs: Number(process.env['JCP_TESTEE_TIMEOUT_MS']) } : {};
-// Under a kill-matrix clause mutant (JCP_MUTANT, served in process) the testee processes would run the faithful reference.
-const throughProcess = process.env['JCP_MUTANT'] ? describe.skip : describe;
+// Under a kill-matrix clause mutant (JCP_MUTANT, served in process) the testee processes would run the faithful
+// reference, unless the matrix names the mutant's own testee process (JCP_MUTANT_TESTEE: a fault only a kill shows).
+const mutantTestee = process.env['JCP_MUTANT_TESTEE'];
+const throughProcess = process.env['JCP_MUTANT'] && !mutantTestee ? describe.skip : describe;
 
 let dir: string;
 beforeAll(() => {
@@ -48,7 +50,7 @@ afterAll(() => {
 
 /** The command of the testee under test: JCP_TESTEE, or the reference as a separate process. */
 async function testeeCommand(): Promise<string> {
-  const cmd = process.env['JCP_TESTEE'];
+  const cmd = mutantTestee ?? process.env['JCP_TESTEE'];
   if (cmd) return cmd;
   if (process.env['JCP_ENDPOINT']) {
     // a jcp/1 endpoint is no testee process to restart: durable.open reads as the wire driver answers it

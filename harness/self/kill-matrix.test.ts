@@ -14,6 +14,7 @@ import { AWAITING_TESTS, CONTROL, COVERED_CLASSES, EQUIVALENT, MUTANTS as RUN, P
 const MUTANTS = [...RUN, ...AWAITING_TESTS];
 import { knownMutantIds, LEGACY_VARIANTS, MUTANT_BUILDERS } from '../../mutation/testees/registry.ts';
 import { MUTANT_PATCHES, SUITE_SCOPED } from '../../mutation/testees/patches.ts';
+import { PROCESS_MUTANTS } from '../../mutation/testees/process-faults.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 interface Clause {
@@ -71,9 +72,10 @@ describe('the clause-mutant catalog', () => {
     expect([CONTROL, ...MUTANTS, ...EQUIVALENT].filter((m) => !known.has(m.id)).map((m) => m.id)).toEqual([]);
     // the equivalent mutants stay servable (so their finding can be re-checked) and catalogued apart
     const catalogued = new Set([CONTROL.id, ...MUTANTS.map((m) => m.id), ...EQUIVALENT.map((m) => m.id)]);
-    expect([...LEGACY_VARIANTS, ...Object.keys(MUTANT_BUILDERS), ...Object.keys(MUTANT_PATCHES)].filter((id) => !catalogued.has(id))).toEqual([]);
+    expect([...LEGACY_VARIANTS, ...Object.keys(MUTANT_BUILDERS), ...Object.keys(MUTANT_PATCHES), ...Object.keys(PROCESS_MUTANTS)].filter((id) => !catalogued.has(id))).toEqual([]);
     // a mutant is built one way only
-    expect(Object.keys(MUTANT_PATCHES).filter((id) => MUTANT_BUILDERS[id] !== undefined || (LEGACY_VARIANTS as readonly string[]).includes(id))).toEqual([]);
+    const ways = [Object.keys(MUTANT_PATCHES), Object.keys(MUTANT_BUILDERS), [...LEGACY_VARIANTS], Object.keys(PROCESS_MUTANTS)].flat();
+    expect(ways.filter((id, i) => ways.indexOf(id) !== i)).toEqual([]);
     expect([...SUITE_SCOPED].filter((id) => !MUTANT_PATCHES[id])).toEqual([]);
   });
 

@@ -7,6 +7,7 @@ import type { Adapter } from '../../harness/adapter/respond.ts';
 import { legacyVariant } from './legacy.ts';
 import { LEGACY_VARIANTS, MUTANT_BUILDERS } from './registry.ts';
 import { MUTANT_PATCHES } from './patches.ts';
+import { PROCESS_MUTANTS } from './process-faults.ts';
 
 /** Where the matrix's wrapper file leaves the patched copy of the reference for a source-patch mutant. */
 export const PATCHED_REFERENCE = Symbol.for('jcp.mutation.patched-reference');
@@ -22,5 +23,8 @@ export function createReferenceAdapter(): Adapter {
     return patched.createReferenceAdapter();
   }
   if ((LEGACY_VARIANTS as readonly string[]).includes(id)) return legacyVariant(createFaithful(), id);
+  // a process-only rule breaker (./process-faults.ts) is faithful in process: only the tests that start testee
+  // processes (JCP_MUTANT_TESTEE) meet its fault
+  if (PROCESS_MUTANTS[id]) return createFaithful();
   throw new Error(`mutant-adapter: unknown mutant ${JSON.stringify(id)} (JCP_MUTANT)`);
 }

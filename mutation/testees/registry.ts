@@ -18,6 +18,7 @@ import {
 } from './clause-faults.ts';
 import type { JudgeFault } from './judge.ts';
 import { MUTANT_PATCHES } from './patches.ts';
+import { PROCESS_MUTANTS } from './process-faults.ts';
 import { stewardKid } from '../../impl/index.ts';
 
 /** The rule breakers and program faults variant-main.ts handles itself (kept as they were). */
@@ -171,5 +172,5 @@ export const MUTANT_BUILDERS: Readonly<Record<string, (base: Adapter) => Adapter
 
 /** Every clause-mutant id: those variant-main.ts serves, and the source patches served in process only. */
 export function knownMutantIds(): string[] {
-  return [...LEGACY_VARIANTS, ...Object.keys(MUTANT_BUILDERS), ...Object.keys(MUTANT_PATCHES)];
+  return [...LEGACY_VARIANTS, ...Object.keys(MUTANT_BUILDERS), ...Object.keys(MUTANT_PATCHES), ...Object.keys(PROCESS_MUTANTS)];
 }

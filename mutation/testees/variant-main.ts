@@ -10,13 +10,15 @@
 //   garbage:<op>             answers <op> with a non-canonical frame
 //   oversize:<op>            answers <op> with a frame header declaring 2 GiB
 //   exit-early               exits before the handshake
-// and the clause mutants of mutation/catalog.ts, by id (built in ./registry.ts); an unknown non-empty id exits 2.
+// the process-only rule breakers of ./process-faults.ts (durable-write-behind[:ms]), and the clause mutants of
+// mutation/catalog.ts, by id (built in ./registry.ts); an unknown non-empty id exits 2.
 import { createReferenceAdapter } from '../../harness/adapter/reference.ts';
 import { respond } from '../../harness/adapter/respond.ts';
 import { encodeFrame, FrameReader } from '../../harness/protocol/framing.ts';
 import { legacyVariant } from './legacy.ts';
 import { LEGACY_VARIANTS, MUTANT_BUILDERS } from './registry.ts';
 import { MUTANT_PATCHES } from './patches.ts';
+import { processVariant } from './process-faults.ts';
 import type { CborMap } from '../../impl/index.ts';
 
 const variant = process.argv[2] ?? '';
@@ -29,13 +31,14 @@ if (MUTANT_PATCHES[variant]) {
   process.stderr.write(`variant-main: ${variant} is a source-patch mutant, served in process only (mutation/vitest.matrix.config.ts)\n`);
   process.exit(2);
 }
-if (variant !== '' && !PROGRAM_FAULTS.includes(fault) && !(LEGACY_VARIANTS as readonly string[]).includes(variant) && !MUTANT_BUILDERS[variant]) {
+const processOnly = processVariant(variant);
+if (variant !== '' && !processOnly && !PROGRAM_FAULTS.includes(fault) && !(LEGACY_VARIANTS as readonly string[]).includes(variant) && !MUTANT_BUILDERS[variant]) {
   process.stderr.write(`variant-main: unknown variant ${variant}\n`);
   process.exit(2);
 }
 
 const built = MUTANT_BUILDERS[variant]; // a clause mutant, or undefined for the variants above
-const adapter = built ? built(createReferenceAdapter()) : legacyVariant(createReferenceAdapter(), fault);
+const adapter = processOnly ?? (built ? built(createReferenceAdapter()) : legacyVariant(createReferenceAdapter(), fault));
 const reader = new FrameReader();
 process.stdin.on('data', (chunk: Buffer) => {
   for (const req of reader.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)) as CborMap[]) {
