@@ -80,6 +80,7 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
   'wire-decides-at-named-time': [swap(WIRE, 'cost: w.cost, now_s: now };', 'cost: w.cost, now_s: w.now };')],
   'wire-oversize-accepted': [swap(WIRE, 'const reader = new WireFrameReader(cap);', 'const reader = new WireFrameReader(Number.MAX_SAFE_INTEGER);'), swap(WIRE, 'w = decodeWireRequest(body, cap);', 'w = decodeWireRequest(body, Number.MAX_SAFE_INTEGER);')],
   'replay-at-current-time': [swap('impl/durable/point.ts', 'const d = recorded ?? s.ep.decide(e.request);', 'const d = recorded ?? s.ep.decide({ ...e.request, now_s: BigInt(Math.floor(Date.now() / 1000)) });')],
+  'wire-debit-on-deny': [swap(EP, "if (j.verdict === 'allow') {", 'if (true) {')],
   'wire-window-narrowed': [swap(WIRE, 'if (skew > window) return', 'if (skew > window - 10n) return')],
   'wire-window-widened': [swap(WIRE, 'if (skew > window) return', 'if (skew > window + 10n) return')],
   'wire-cap-edge-refused': [swap(WIRE, 'const reader = new WireFrameReader(cap);', 'const reader = new WireFrameReader(cap - 1);')],
@@ -236,4 +237,4 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
 
 /** Patch mutants whose patched module the suite reaches outside the in-process driver (the wire driver's endpoint): the
  * whole test file is loaded as the copy, so the patch applies wherever the module is used, the suite's side included. */
-export const SUITE_SCOPED: ReadonlySet<string> = new Set(['allowed-not-recorded', 'reopen-fresh-spend', 'wire-stale-accepted', 'wire-caller-signature-unchecked', 'wire-repeat-redecided', 'wire-decides-at-named-time', 'wire-oversize-accepted', 'wire-reply-non-canonical', 'wire-window-narrowed', 'wire-window-widened', 'wire-cap-edge-refused', 'replay-at-current-time']);
+export const SUITE_SCOPED: ReadonlySet<string> = new Set(['allowed-not-recorded', 'reopen-fresh-spend', 'wire-stale-accepted', 'wire-caller-signature-unchecked', 'wire-repeat-redecided', 'wire-decides-at-named-time', 'wire-oversize-accepted', 'wire-reply-non-canonical', 'wire-window-narrowed', 'wire-window-widened', 'wire-cap-edge-refused', 'replay-at-current-time', 'wire-debit-on-deny']);
