@@ -4,13 +4,17 @@ import { expect } from 'vitest';
 import { ByteContractDifference, ifImplemented } from './clause.ts';
 import { implementation } from './driver.ts';
 import type { DecideFields, DecisionResult, FrameFields, MintFields, Minted, Point } from './implementation.ts';
-import { blake3, contentId, decodeCanonical, deriveSeed, grantId, keyPairFromSeed, parseSignedGrant, type KeyPair, type SignedGrant } from './oracle.ts';
+import { blake3, contentId, decodeCanonical, deriveSeed, grantId, keyPairFromSeed, lazy, parseSignedGrant, type KeyPair, type SignedGrant } from './oracle.ts';
 
 const utf8 = new TextEncoder();
 
-/** A key pair from a label (seed, public key, did:key computed by the reference). */
+/**
+ * A key pair from a label (seed, public key, did:key computed by the reference), derived on first read: named at a
+ * test file's top level, it is derived inside the test that first reads it, not at import, where the reference's key
+ * and did:key code would run outside every test (Stryker's static mutants).
+ */
 export function key(label: string): KeyPair {
-  return keyPairFromSeed(deriveSeed(label));
+  return lazy(() => keyPairFromSeed(deriveSeed(label)));
 }
 
 /** A 16-byte nonce from a label. */
@@ -34,7 +38,8 @@ export const carol = key('carol'); // a delegate
 export const dave = key('dave'); // another delegate
 export const mallory = key('mallory'); // an attacker
 export const steward = key('steward'); // seals receipts
-export const TOOL = resource('tool:search');
+/** `resource('tool:search')`, written out so that importing the fixtures hashes nothing (harness/fixtures.test.ts checks it). */
+export const TOOL = '311b63475d02a76ef33e92f6617214c5601352e6d7b493c29f1e02b3f23fd1bf';
 
 /** An estimated cost of `uj` microjoules. */
 export function cost(uj: bigint, provenance = 'Estimator'): DecideFields['cost'] {

@@ -4,3 +4,5 @@
 // into impl/, so a test that accidentally checks the reference instead of the testee stands out in review.
 export * from '../impl/index.ts';
 export { nobleEd25519, nodeEd25519 } from '../impl/identity/ed25519.ts';
+// fixtures named at module level but built on first read (harness/fixtures.ts), so that importing a test runs no impl code
+export { lazy } from '../impl/_test-support.ts';

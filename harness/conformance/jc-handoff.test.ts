@@ -34,8 +34,8 @@ const utf8 = new TextEncoder();
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 /** §17.1 "command_hash MUST be hex BLAKE3 over argv.join("\0")" */
 const specCommandHash = (argv: readonly string[]): string => hex(nobleBlake3(utf8.encode(argv.join('\0'))));
-const worker = key('jc:worker').did;
-const operator = key('jc:operator').did;
+const worker = () => key('jc:worker').did;
+const operator = () => key('jc:operator').did;
 
 const entryMap = (b: Uint8Array): CborMap => decodeCanonical(b) as CborMap;
 const eventOf = (b: Uint8Array): CborMap => entryMap(b).get('event') as CborMap;
@@ -61,7 +61,7 @@ describe('jouleclaw §17.1/§17.2 the handoff', () => {
     const argvArb = fc.array(fc.string({ unit: 'grapheme', maxLength: 12 }).filter((s) => !s.includes('\0')), { minLength: 1, maxLength: 5 });
     await assertProperty(
       fc.asyncProperty(fc.array(argvArb, { minLength: 1, maxLength: 3 }), async (argvs) => {
-        const h = await run.handoff({ worker, closed_at: 1_700_000_000n, commands: argvs.map((argv, i) => ({ argv, exit_code: BigInt(i) })) });
+        const h = await run.handoff({ worker: worker(), closed_at: 1_700_000_000n, commands: argvs.map((argv, i) => ({ argv, exit_code: BigInt(i) })) });
         const cmds = h['commands'] as { command_hash: string; argv: string[] }[];
         expect(cmds.map((c) => c.command_hash)).toEqual(argvs.map(specCommandHash));
         expect(cmds.map((c) => c.argv)).toEqual(argvs);
@@ -69,7 +69,7 @@ describe('jouleclaw §17.1/§17.2 the handoff', () => {
       fcParams(50),
     );
     // the join is by NUL: ["a", "b"] and ["a b"] are two commands
-    const h = await run.handoff({ worker, closed_at: 1n, commands: [{ argv: ['a', 'b'], exit_code: 0n }, { argv: ['a b'], exit_code: 0n }] });
+    const h = await run.handoff({ worker: worker(), closed_at: 1n, commands: [{ argv: ['a', 'b'], exit_code: 0n }, { argv: ['a b'], exit_code: 0n }] });
     const hashes = (h['commands'] as { command_hash: string }[]).map((c) => c.command_hash);
     expect(hashes[0]).toBe(hex(nobleBlake3(Uint8Array.of(0x61, 0x00, 0x62))));
     expect(hashes[1]).toBe(hex(nobleBlake3(Uint8Array.of(0x61, 0x20, 0x62))));
@@ -79,7 +79,7 @@ describe('jouleclaw §17.1/§17.2 the handoff', () => {
     const impl = implementation();
     const run = await impl.jcStartRun('run-fields', [{ node_id: 'n1' }]);
     const full = {
-      worker,
+      worker: worker(),
       node_id: 'n1',
       feature_id: 'F-001',
       closed_at: 1_700_000_123n,
@@ -91,8 +91,8 @@ describe('jouleclaw §17.1/§17.2 the handoff', () => {
     };
     const h = await run.handoff(full);
     expect(h).toEqual({ ...full, commands: [{ command_hash: specCommandHash(['npm', 'test']), argv: ['npm', 'test'], exit_code: 1n }] });
-    const bare = await run.handoff({ worker, closed_at: 5n });
-    expect(bare).toEqual({ worker, closed_at: 5n, completed: [], undone: [], commands: [], issues_found: [], procedures_followed: [] });
+    const bare = await run.handoff({ worker: worker(), closed_at: 5n });
+    expect(bare).toEqual({ worker: worker(), closed_at: 5n, completed: [], undone: [], commands: [], issues_found: [], procedures_followed: [] });
     // on the journal: the variant discriminator, and the handoff as recorded
     const { entries } = await run.state();
     const events = entries.slice(1).map(eventOf);
@@ -105,7 +105,7 @@ describe('jouleclaw §17.1/§17.2 the handoff', () => {
   clauseIt([DISCRIMINATOR], 'a chained handoff missing a list, or an event missing its discriminator, is refused', async () => {
     const impl = implementation();
     const run = await impl.jcStartRun('run-discriminator', []);
-    await run.handoff({ worker, closed_at: 9n, completed: ['x'] });
+    await run.handoff({ worker: worker(), closed_at: 9n, completed: ['x'] });
     const es = (await run.state()).entries.map(entryMap);
     ((es[1]!.get('event') as CborMap).get('handoff') as CborMap).delete('undone');
     await expectCode(impl.jcOpenRun(rechain(es, 1)), 'ERR_HANDOFF_MALFORMED');
@@ -117,22 +117,22 @@ describe('jouleclaw §17.1/§17.2 the handoff', () => {
   clauseIt([ADDITIVE], 'a consumer accepts a handoff and an event carrying fields it does not know', async () => {
     const impl = implementation();
     const run = await impl.jcStartRun('run-additive', []);
-    await run.handoff({ worker, closed_at: 9n, completed: ['x'] });
+    await run.handoff({ worker: worker(), closed_at: 9n, completed: ['x'] });
     const es = (await run.state()).entries.map(entryMap);
     const ev = es[1]!.get('event') as CborMap;
     ev.set('recorded_by_version', '1.4');
     (ev.get('handoff') as CborMap).set('tokens_used', 1234);
     const { handoffs } = await impl.jcOpenRun(rechain(es, 1));
     expect(handoffs).toHaveLength(1);
-    expect(handoffs[0]).toMatchObject({ worker, closed_at: 9n, completed: ['x'] });
+    expect(handoffs[0]).toMatchObject({ worker: worker(), closed_at: 9n, completed: ['x'] });
   });
 
   clauseIt([CHAIN], 'a handoff edited after the fact, or a journal re-ordered or cut, is refused before it is trusted', async () => {
     const impl = implementation();
     const run = await impl.jcStartRun('run-chain', [{ node_id: 'n1', replay: 'safe' }]);
-    await run.handoff({ worker, closed_at: 9n, completed: ['tests pass'] });
+    await run.handoff({ worker: worker(), closed_at: 9n, completed: ['tests pass'] });
     await run.dispatch('n1');
-    await run.handoff({ worker, closed_at: 10n, undone: ['nothing'] });
+    await run.handoff({ worker: worker(), closed_at: 10n, undone: ['nothing'] });
     const entries = (await run.state()).entries;
     expect((await impl.jcOpenRun(entries)).handoffs).toHaveLength(2);
     // edit a handoff field, hash left as it was
@@ -148,7 +148,7 @@ describe('jouleclaw §17.1/§17.2 the handoff', () => {
     await expectCode(impl.jcOpenRun([entries[0]!, entries[2]!, entries[1]!, entries[3]!]), 'ERR_JOURNAL_CHAIN_BROKEN');
     await expectCode(impl.jcOpenRun([entries[0]!, entries[2]!, entries[3]!]), 'ERR_JOURNAL_CHAIN_BROKEN');
     // a command whose hash disagrees with its argv, chained correctly: the hash is the identity, the argv a lie
-    await run.handoff({ worker, closed_at: 11n, commands: [{ argv: ['ls'], exit_code: 0n }] });
+    await run.handoff({ worker: worker(), closed_at: 11n, commands: [{ argv: ['ls'], exit_code: 0n }] });
     const more = (await run.state()).entries.map(entryMap);
     const last = more.at(-1)!;
     const cmd = (((last.get('event') as CborMap).get('handoff') as CborMap).get('commands') as CborMap[])[0]!;
@@ -218,7 +218,7 @@ describe('jouleclaw §17.3 a node in flight survives the process', () => {
     expect(s.ready).toEqual(['read']); // a safe node is ready again, as a new attempt
     for (const n of s.held) await expectCode(r2.dispatch(n), 'ERR_NODE_HELD', n);
     // settled by an approval that names who gave it
-    await r2.approve('pay', operator);
+    await r2.approve('pay', operator());
     expect(await codeOf(r2.dispatch('pay'))).toBe('accepted');
     // settled by recording what it did
     await r2.complete('mail', 30n);

@@ -20,6 +20,7 @@ import {
   encodeCanonical,
   eventClassId,
   grantId,
+  lazy,
   mintGrant,
   signedGrantToCbor,
   toHex,
@@ -143,13 +144,13 @@ describe('sense §8 the sealed, hash-chained surfacing log (C5)', () => {
 // ---- sense §11: injected observations (C6) ----
 
 /** The wake authority: a child that a firing of alice's standing grant (held by bob) minted for the recipient (jcp §4.6). */
-const WAKE_CLASS = eventClassId({ source: 'sense', event: 'surfacing' });
-const standing = mintGrant(alice, { subject: bob.did, resource: contentId({ resource: 'agent:carol' }), actions: ['wake'], budget_uj: 1000n, nonce: new Uint8Array(16).fill(1) });
-const policy = authorMintPolicy(standing, alice, { event_class: WAKE_CLASS, per_firing_uj: 100n, max_firings: 5n });
-const fired = createMintLedger().fire({ policy, standing, holder: bob, event_class: WAKE_CLASS, subject: carol.did, nonce: new Uint8Array(16).fill(2) });
-const WAKE = encodeCanonical(signedGrantToCbor(fired));
+const WAKE_CLASS = () => eventClassId({ source: 'sense', event: 'surfacing' });
+const standing = lazy(() => mintGrant(alice, { subject: bob.did, resource: contentId({ resource: 'agent:carol' }), actions: ['wake'], budget_uj: 1000n, nonce: new Uint8Array(16).fill(1) }));
+const policy = lazy(() => authorMintPolicy(standing, alice, { event_class: WAKE_CLASS(), per_firing_uj: 100n, max_firings: 5n }));
+const fired = lazy(() => createMintLedger().fire({ policy, standing, holder: bob, event_class: WAKE_CLASS(), subject: carol.did, nonce: new Uint8Array(16).fill(2) }));
+const WAKE = () => encodeCanonical(signedGrantToCbor(fired));
 
-const RUNNING = { recipient: carol.did, position: 4n, destination: 'own', run_state: 'running' as const, delivery: { uj: 12n, provenance: 'Estimator' } };
+const RUNNING = lazy(() => ({ recipient: carol.did, position: 4n, destination: 'own', run_state: 'running' as const, delivery: { uj: 12n, provenance: 'Estimator' } }));
 const frameMap = (b: Uint8Array): CborMap => decodeCanonical(b) as CborMap;
 
 describe('sense §11 surfacing into a running agent (C6)', () => {
@@ -195,7 +196,7 @@ describe('sense §11 surfacing into a running agent (C6)', () => {
 
   clauseIt(['sense/11#frame-states-wake-authority', 'sense/11.2#wake-names-authority'], 'a delivery that wakes a parked run names the standing grant firing that permitted it', async () => {
     const { links } = await seal();
-    const f = frameMap((await implementation().senseInject({ ...RUNNING, run_state: 'parked', wake_authority: WAKE, link: links[0]! })).frame);
+    const f = frameMap((await implementation().senseInject({ ...RUNNING, run_state: 'parked', wake_authority: WAKE(), link: links[0]! })).frame);
     expect(f.get('recipient_state')).toBe('woken');
     expect(f.get('wake_authority')).toBe(grantId(fired.grant));
   });
@@ -206,7 +207,7 @@ describe('sense §11 surfacing into a running agent (C6)', () => {
     await expectCode(implementation().senseInject(parked), 'ERR_SENSE_WAKE_UNAUTHORIZED');
     // the standing grant itself is no firing; a firing minted for someone else is not the recipient's
     await expectCode(implementation().senseInject({ ...parked, wake_authority: encodeCanonical(signedGrantToCbor(standing)) }), 'ERR_SENSE_WAKE_UNAUTHORIZED');
-    const forBob = createMintLedger().fire({ policy, standing, holder: bob, event_class: WAKE_CLASS, subject: bob.did, nonce: new Uint8Array(16).fill(3) });
+    const forBob = createMintLedger().fire({ policy, standing, holder: bob, event_class: WAKE_CLASS(), subject: bob.did, nonce: new Uint8Array(16).fill(3) });
     await expectCode(implementation().senseInject({ ...parked, wake_authority: encodeCanonical(signedGrantToCbor(forBob)) }), 'ERR_SENSE_WAKE_UNAUTHORIZED');
   });
 
@@ -217,7 +218,7 @@ describe('sense §11 surfacing into a running agent (C6)', () => {
     expect(running.has('wake_authority')).toBe(false);
     // a wake nobody permitted never becomes that frame: it is refused
     await expectCode(implementation().senseInject({ ...RUNNING, run_state: 'parked', link: links[0]! }), 'ERR_SENSE_WAKE_UNAUTHORIZED');
-    const woken = frameMap((await implementation().senseInject({ ...RUNNING, run_state: 'parked', wake_authority: WAKE, link: links[0]! })).frame);
+    const woken = frameMap((await implementation().senseInject({ ...RUNNING, run_state: 'parked', wake_authority: WAKE(), link: links[0]! })).frame);
     expect(woken.get('recipient_state')).not.toBe(running.get('recipient_state'));
   });
 
@@ -258,8 +259,8 @@ describe('sense §11 surfacing into a running agent (C6)', () => {
         const ids = await Promise.all([
           at({}),
           at({ destination: 'derived' }),
-          at({ run_state: 'parked', wake_authority: WAKE }),
-          at({ destination: 'derived', run_state: 'parked', wake_authority: WAKE }),
+          at({ run_state: 'parked', wake_authority: WAKE() }),
+          at({ destination: 'derived', run_state: 'parked', wake_authority: WAKE() }),
         ]);
         expect(new Set(ids.map((x) => x.frame_id)).size).toBe(4);
         for (const x of ids) expect(x.frame_id).toBe(toHex(blake3(x.frame)));

@@ -29,18 +29,18 @@ import { alice, bob, carol, cost, frameFor, grantOf, mallory, nonce, point, root
 
 const NOT_AMPLIFY = 'jcp/4.6#policy-not-amplify';
 const C20 = 'jcp/9#c20-standing'; // §9: firing mints a strictly weaker child; wrong class, exhausted, past budget refused, ledger unchanged
-const PUSH = eventClassId({ source: 'github', event: 'push' });
-const ISSUE = eventClassId({ source: 'github', event: 'issue' });
+const PUSH = () => eventClassId({ source: 'github', event: 'push' });
+const ISSUE = () => eventClassId({ source: 'github', event: 'issue' });
 const NOW = 100n;
 
 /** alice's 1000 µJ standing grant held by bob, the automation that fires it. */
 const standingGrant = (label: string): Promise<Minted> => rootGrant({ budget_uj: 1000n, expiry: 5000n, nonce: nonce(`standing-${label}`) });
 const author = (g: Minted, per_firing_uj: bigint, max_firings: bigint, issuer = alice) =>
-  implementation().authorPolicy(issuer.seed, g.signed_grant, { event_class: PUSH, per_firing_uj, max_firings });
+  implementation().authorPolicy(issuer.seed, g.signed_grant, { event_class: PUSH(), per_firing_uj, max_firings });
 /** A policy signed by the oracle exactly as given, past any author-time check. */
 const rawPolicy = (p: MintPolicy, signer = alice): Uint8Array =>
   encodeCanonical(signedMintPolicyToCbor({ policy: p, signature: defaultEd25519().sign(signer.seed, mintPolicyBytes(p)) }));
-const fire = (p: Point, g: Minted, policy: Uint8Array, i: number, event_class = PUSH) =>
+const fire = (p: Point, g: Minted, policy: Uint8Array, i: number, event_class = PUSH()) =>
   implementation().fire(p, { policy, grant: g.signed_grant, holder_seed: bob.seed, event_class, child: { subject: carol.did, nonce: nonce(`firing-${i}`) } });
 const ledger = (p: Point, policy: Uint8Array, g: Minted) => implementation().mintLedger(p, mintPolicyId(decodeSignedMintPolicy(policy).policy), g.grant_id);
 
@@ -49,7 +49,7 @@ describe('jcp §4.6 standing grants', () => {
     const g = await standingGrant('shape');
     const { signed_policy, policy_id } = await author(g, 300n, 5n);
     const sp = decodeSignedMintPolicy(signed_policy);
-    expect(sp.policy).toEqual({ grant_id: g.grant_id, issuer: alice.did, event_class: PUSH, per_firing_uj: 300n, max_firings: 5n });
+    expect(sp.policy).toEqual({ grant_id: g.grant_id, issuer: alice.did, event_class: PUSH(), per_firing_uj: 300n, max_firings: 5n });
     expect(policy_id).toBe(mintPolicyId(sp.policy));
     const raw = (decodeCanonical(signed_policy) as Map<string, unknown>).get('policy');
     expect(defaultEd25519().verify(sp.signature, encodeCanonical(raw as never), publicKeyFromDid(alice.did))).toBe(true);
@@ -67,11 +67,11 @@ describe('jcp §4.6 standing grants', () => {
     await expectCode(author(leaf, 10n, 1n), 'ERR_MINT_POLICY_AMPLIFIES');
     // an amplifying policy signed past the author, presented to a mint ledger, mints nothing
     const p = await point();
-    const crafted = rawPolicy({ grant_id: g.grant_id, issuer: alice.did, event_class: PUSH, per_firing_uj: 1001n, max_firings: 1n });
+    const crafted = rawPolicy({ grant_id: g.grant_id, issuer: alice.did, event_class: PUSH(), per_firing_uj: 1001n, max_firings: 1n });
     await expectCode(fire(p, g, crafted, 1), 'ERR_MINT_POLICY_AMPLIFIES');
     expect(await ledger(p, crafted, g)).toEqual({ firings: 0n, cumulative_uj: 0n });
     // and so does one signed by someone other than the grant's issuer
-    const foreign = rawPolicy({ grant_id: g.grant_id, issuer: mallory.did, event_class: PUSH, per_firing_uj: 10n, max_firings: 1n }, mallory);
+    const foreign = rawPolicy({ grant_id: g.grant_id, issuer: mallory.did, event_class: PUSH(), per_firing_uj: 10n, max_firings: 1n }, mallory);
     await expectCode(fire(p, g, foreign, 2), 'ERR_MINT_POLICY_UNAUTHORIZED');
     expect(await ledger(p, foreign, g)).toEqual({ firings: 0n, cumulative_uj: 0n });
   });
@@ -100,7 +100,7 @@ describe('jcp §4.6 standing grants', () => {
     const g = await standingGrant('refusals');
     const { signed_policy } = await author(g, 300n, 5n);
     const p = await point();
-    await expectCode(fire(p, g, signed_policy, 1, ISSUE), 'ERR_FIRING_WRONG_EVENT_CLASS');
+    await expectCode(fire(p, g, signed_policy, 1, ISSUE()), 'ERR_FIRING_WRONG_EVENT_CLASS');
     expect(await ledger(p, signed_policy, g)).toEqual({ firings: 0n, cumulative_uj: 0n });
     for (let i = 2; i <= 4; i++) await fire(p, g, signed_policy, i);
     expect(await ledger(p, signed_policy, g)).toEqual({ firings: 3n, cumulative_uj: 900n });
@@ -130,7 +130,7 @@ describe('jcp §4.6 standing grants', () => {
         for (const [i, right] of rights.entries()) {
           const before = await ledger(p, signed_policy, g);
           const code = await codeOf(
-            fire(p, g, signed_policy, i, right ? PUSH : ISSUE).then((m) => {
+            fire(p, g, signed_policy, i, right ? PUSH() : ISSUE()).then((m) => {
               minted += grantOf(m).grant.budget_uj;
               firings += 1n;
             }),

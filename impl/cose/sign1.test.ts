@@ -1,12 +1,13 @@
 // Unit tests of the COSE_Sign1 assembly (impl/cose/sign1.ts): the directly assembled Sig_structure and envelope equal
 // the generic canonical encoder's bytes of the RFC 9052 structures, and decodeSign1 reads a foreign tag-18 envelope.
 import { describe, expect, it } from 'vitest';
+import { lazyKey } from '../_test-support.ts';
 import { cborTag, encodeCanonical } from '../cbor/index.ts';
-import { defaultEd25519, deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
+import { defaultEd25519 } from '../identity/ed25519.ts';
 import { stewardKid } from '../receipt/seal.ts';
 import { SIGN1_TAIL_ROOM, decodeSign1, protectedHeaderBytes, sigPrefixRoom, sigStructure, signSign1, signSign1InPlace } from './sign1.ts';
 
-const steward = keyPairFromSeed(deriveSeed('steward'));
+const steward = lazyKey('steward');
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 describe('COSE_Sign1 assembly', () => {

@@ -1,6 +1,6 @@
 // Unit tests of impl/energy/outcomes.ts (jcp §5.2 coverage, efficiency/1; §5.3 traceability; §5.5; §5.6).
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, lazy } from '../_test-support.ts';
 import { makeEnergy } from './energy.ts';
 import {
   aggregateEfficiency,
@@ -14,8 +14,8 @@ import {
   type GradedFigure,
 } from './outcomes.ts';
 
-const gpu = makeEnergy({ measured_uj: 1000n, estimated_uj: 1n, provenance: 'HwShunt', coverage: 'Partial', obtained: { how: 'counter', live: true, read_both_ends: true, plausibility: 'not-refuted', covers: 'Partial' } });
-const whole = makeEnergy({ measured_uj: 1000n, estimated_uj: 1n, provenance: 'HwShunt', obtained: { how: 'counter', live: true, read_both_ends: true, plausibility: 'no-bound', covers: 'Whole' } });
+const gpu = lazy(() => makeEnergy({ measured_uj: 1000n, estimated_uj: 1n, provenance: 'HwShunt', coverage: 'Partial', obtained: { how: 'counter', live: true, read_both_ends: true, plausibility: 'not-refuted', covers: 'Partial' } }));
+const whole = lazy(() => makeEnergy({ measured_uj: 1000n, estimated_uj: 1n, provenance: 'HwShunt', obtained: { how: 'counter', live: true, read_both_ends: true, plausibility: 'no-bound', covers: 'Whole' } }));
 
 describe('§5.2 coverage', () => {
   it('a Partial figure is not a task total', () => {

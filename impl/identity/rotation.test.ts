@@ -1,10 +1,10 @@
 // jcp §2.1 pre-committed rotation: minting, the byte shape, and every refusal of the log verifier.
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, lazy, lazyKey } from '../_test-support.ts';
 import { toHex } from '../bytes.ts';
 import { decodeCanonical, encodeCanonical, type CborInput } from '../cbor/index.ts';
 import { blake3 } from '../hash/blake3.ts';
-import { deriveSeed, keyPairFromSeed, defaultEd25519 } from './ed25519.ts';
+import { defaultEd25519 } from './ed25519.ts';
 import {
   inceptIdentity,
   keyEventBytes,
@@ -19,16 +19,16 @@ import {
   type SignedKeyEvent,
 } from './rotation.ts';
 
-const k0 = keyPairFromSeed(deriveSeed('rot-k0'));
-const k1 = keyPairFromSeed(deriveSeed('rot-k1'));
-const k2 = keyPairFromSeed(deriveSeed('rot-k2'));
-const k3 = keyPairFromSeed(deriveSeed('rot-k3'));
-const thief = keyPairFromSeed(deriveSeed('rot-thief'));
+const k0 = lazyKey('rot-k0');
+const k1 = lazyKey('rot-k1');
+const k2 = lazyKey('rot-k2');
+const k3 = lazyKey('rot-k3');
+const thief = lazyKey('rot-thief');
 const n = (b: number) => new Uint8Array(16).fill(b);
 
-const e0 = inceptIdentity(k0, k1.publicKey, n(0));
-const e1 = rotateIdentity(e0, k1, k2.publicKey, n(1));
-const e2 = rotateIdentity(e1, k2, k3.publicKey, n(2));
+const e0 = lazy(() => inceptIdentity(k0, k1.publicKey, n(0)));
+const e1 = lazy(() => rotateIdentity(e0, k1, k2.publicKey, n(1)));
+const e2 = lazy(() => rotateIdentity(e1, k2, k3.publicKey, n(2)));
 
 /** Re-signs `event` with `key` exactly as given (to craft logs a honest minter would refuse to make). */
 function forge(event: KeyEvent, key = k0): SignedKeyEvent {

@@ -3,7 +3,7 @@
 // (RFC 9591's own vectors are replayed in harness/external/frost-rfc9591.test.ts.)
 import { ed25519, ed25519_FROST } from '@noble/curves/ed25519.js';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, lazy } from '../_test-support.ts';
 import { bytesEqual, toHex } from '../bytes.ts';
 import { didFromPublicKey } from './did-key.ts';
 import { defaultEd25519, deriveSeed, keyPairFromSeed, nobleEd25519, nodeEd25519 } from './ed25519.ts';
@@ -15,9 +15,9 @@ import { dealerShares, dkg, dkgGroup, seededRng, thresholdSign, type ThresholdGr
 
 const seed = (label: string) => deriveSeed(`threshold-test:${label}`);
 const msg = new TextEncoder().encode('transfer 10 units');
-const dealt = dealerShares(2, 3, seed('dealer'));
-const dkgParts = dkg(2, 3, [1, 2, 3].map((i) => seed(`dkg-${i}`)));
-const dkgd = dkgGroup(2, 3, dkgParts);
+const dealt = lazy(() => dealerShares(2, 3, seed('dealer')));
+const dkgParts = lazy(() => dkg(2, 3, [1, 2, 3].map((i) => seed(`dkg-${i}`))), []);
+const dkgd = lazy(() => dkgGroup(2, 3, dkgParts));
 
 /** The group secret, reconstructed by an auditor from k shares (this test only; no participant ever does this). */
 function groupSecret(shares: readonly ThresholdShare[], min: number, max: number): Uint8Array {

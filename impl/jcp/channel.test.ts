@@ -2,9 +2,9 @@
 // proofs, and the property that a settled channel never allows past its budget and proves every overdraft.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, lazy, lazyKey, TOOL_RESOURCE } from '../_test-support.ts';
 import { decodeCanonical, encodeCanonical } from '../cbor/index.ts';
-import { defaultEd25519, deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
+import { defaultEd25519 } from '../identity/ed25519.ts';
 import { didPublicKey } from '../identity/did-key.ts';
 import { attenuate } from './attenuate.ts';
 import {
@@ -18,25 +18,24 @@ import {
   type Channel,
   type SignedStatement,
 } from './channel.ts';
-import { contentId } from './content-id.ts';
 import { grantId, mintGrant } from './grant.ts';
 
-const alice = keyPairFromSeed(deriveSeed('alice'));
-const bob = keyPairFromSeed(deriveSeed('bob'));
-const p1 = keyPairFromSeed(deriveSeed('point-1'));
-const p2 = keyPairFromSeed(deriveSeed('point-2'));
-const p3 = keyPairFromSeed(deriveSeed('point-3'));
-const mallory = keyPairFromSeed(deriveSeed('mallory'));
-const members = [p1.did, p2.did, p3.did];
-const resource = contentId({ resource: 'tool:search' });
-const root = mintGrant(alice, { subject: bob.did, resource, actions: ['call'], budget_uj: 1000n, nonce: new Uint8Array(16).fill(1) });
-const other = mintGrant(alice, { subject: bob.did, resource, actions: ['call'], budget_uj: 1000n, nonce: new Uint8Array(16).fill(2) });
-const gid = grantId(root.grant);
+const alice = lazyKey('alice');
+const bob = lazyKey('bob');
+const p1 = lazyKey('point-1');
+const p2 = lazyKey('point-2');
+const p3 = lazyKey('point-3');
+const mallory = lazyKey('mallory');
+const members = lazy(() => [p1.did, p2.did, p3.did], []);
+const resource = TOOL_RESOURCE;
+const root = lazy(() => mintGrant(alice, { subject: bob.did, resource, actions: ['call'], budget_uj: 1000n, nonce: new Uint8Array(16).fill(1) }));
+const other = lazy(() => mintGrant(alice, { subject: bob.did, resource, actions: ['call'], budget_uj: 1000n, nonce: new Uint8Array(16).fill(2) }));
+const gid = () => grantId(root.grant);
 
 const open = (self = p1, chain = [root]): Channel => openChannel({ chain, self, members });
 /** A snapshot of everything a refusal must leave unchanged. */
 const snap = (c: Channel) => ({ local: c.localSpent(), total: c.total(), settled: [...c.settled()].map(([d, s]) => [d, s.seq, s.spent_uj]) });
-const sign = (point: typeof p1, spent_uj: bigint, seq: bigint, grant_id = gid): SignedStatement => signStatement({ grant_id, point: point.did, spent_uj, seq }, point);
+const sign = (point: typeof p1, spent_uj: bigint, seq: bigint, grant_id = gid()): SignedStatement => signStatement({ grant_id, point: point.did, spent_uj, seq }, point);
 
 describe('statements (jcp §4.5)', () => {
   it('are the four spec fields in canonical CBOR, signed by the point over exactly those bytes', () => {
@@ -47,16 +46,16 @@ describe('statements (jcp §4.5)', () => {
     const s = m.get('statement') as Map<string, unknown>;
     // canonical order: length-first, then bytewise
     expect([...s.keys()]).toEqual(['seq', 'point', 'grant_id', 'spent_uj']);
-    expect([s.get('seq'), s.get('point'), s.get('grant_id'), s.get('spent_uj')]).toEqual([4, p2.did, gid, 300]);
+    expect([s.get('seq'), s.get('point'), s.get('grant_id'), s.get('spent_uj')]).toEqual([4, p2.did, gid(), 300]);
     expect(defaultEd25519().verify(ss.signature, encodeCanonical(s as never), didPublicKey(p2.did))).toBe(true);
     expect(decodeSignedStatement(bytes)).toEqual(ss);
   });
 
   it('refuse a signer that is not the named point, and malformed fields, with typed codes', () => {
-    expect(codeOf(() => signStatement({ grant_id: gid, point: p2.did, spent_uj: 1n, seq: 1n }, p1))).toBe('ERR_BAD_ARGUMENT');
+    expect(codeOf(() => signStatement({ grant_id: gid(), point: p2.did, spent_uj: 1n, seq: 1n }, p1))).toBe('ERR_BAD_ARGUMENT');
     expect(codeOf(() => signStatement({ grant_id: 'nope', point: p1.did, spent_uj: 1n, seq: 1n }, p1))).toBe('ERR_STATEMENT_MALFORMED');
-    expect(codeOf(() => decodeSignedStatement(encodeCanonical({ statement: { grant_id: gid, point: p1.did, spent_uj: 1n }, signature: new Uint8Array(64) })))).toBe('ERR_STATEMENT_MALFORMED');
-    expect(codeOf(() => decodeSignedStatement(encodeCanonical({ statement: { grant_id: gid, point: p1.did, spent_uj: 1n, seq: 1n, extra: 1n }, signature: new Uint8Array(64) })))).toBe('ERR_STATEMENT_MALFORMED');
+    expect(codeOf(() => decodeSignedStatement(encodeCanonical({ statement: { grant_id: gid(), point: p1.did, spent_uj: 1n }, signature: new Uint8Array(64) })))).toBe('ERR_STATEMENT_MALFORMED');
+    expect(codeOf(() => decodeSignedStatement(encodeCanonical({ statement: { grant_id: gid(), point: p1.did, spent_uj: 1n, seq: 1n, extra: 1n }, signature: new Uint8Array(64) })))).toBe('ERR_STATEMENT_MALFORMED');
   });
 });
 

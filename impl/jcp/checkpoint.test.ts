@@ -2,10 +2,10 @@
 // the conservation property — no sequence of checkpoints and amendments lets the run be allowed more than its grant.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, lazy, lazyKey, TOOL_RESOURCE } from '../_test-support.ts';
 import { toHex } from '../bytes.ts';
 import { decodeCanonical, encodeCanonical } from '../cbor/index.ts';
-import { deriveSeed, defaultEd25519, keyPairFromSeed } from '../identity/ed25519.ts';
+import { defaultEd25519 } from '../identity/ed25519.ts';
 import {
   amend,
   amendmentBytes,
@@ -33,14 +33,14 @@ import { contentId } from './content-id.ts';
 import { grantId, mintGrant, signGrant } from './grant.ts';
 import type { SignedGrant } from './types.ts';
 
-const alice = keyPairFromSeed(deriveSeed('alice')); // the issuer (steward of the run)
-const bob = keyPairFromSeed(deriveSeed('bob')); // the agent
-const mallory = keyPairFromSeed(deriveSeed('mallory'));
-const RES = contentId({ resource: 'tool:search' });
+const alice = lazyKey('alice'); // the issuer (steward of the run)
+const bob = lazyKey('bob'); // the agent
+const mallory = lazyKey('mallory');
+const RES = TOOL_RESOURCE;
 const state = (n: number) => contentId({ state: n });
 const ed = defaultEd25519();
 
-const G: SignedGrant = mintGrant(alice, { subject: bob.did, resource: RES, actions: ['call', 'read'], budget_uj: 1000n, expiry: 5000n, nonce: new Uint8Array(16).fill(1) });
+const G: SignedGrant = lazy(() => mintGrant(alice, { subject: bob.did, resource: RES, actions: ['call', 'read'], budget_uj: 1000n, expiry: 5000n, nonce: new Uint8Array(16).fill(1) }));
 
 /** Signs any checkpoint as given (bypassing signCheckpoint's rules), as a lying agent could. */
 const rawCheckpoint = (c: Checkpoint, k = bob): SignedCheckpoint => ({ checkpoint: c, signature: ed.sign(k.seed, checkpointBytes(c)) });
@@ -90,7 +90,7 @@ describe('jcp §4.7 byte shapes', () => {
 });
 
 describe('jcp §4.7 refusals, each with its own code', () => {
-  const c0 = signCheckpoint(G, bob, { state: state(0), spent: { uj: 400n, provenance: 'HwShunt' } });
+  const c0 = lazy(() => signCheckpoint(G, bob, { state: state(0), spent: { uj: 400n, provenance: 'HwShunt' } }));
 
   it('only the agent checkpoints; a forged checkpoint signature and a checkpoint of another grant are refused', () => {
     expect(codeOf(() => signCheckpoint(G, alice, { state: state(0) }))).toBe('ERR_CHECKPOINT_NOT_AGENT');
@@ -298,8 +298,8 @@ describe('jcp §4.7 conservation (property)', () => {
 });
 
 describe('jcp §4.7 junk at the entry points (STYLE.md): a typed refusal, never a crash', () => {
-  const c = signCheckpoint(G, bob, { state: state(0), spent: { uj: 1n, provenance: 'HwShunt' } });
-  const a = amend(G, c, alice, { budget_uj: 1n });
+  const c = lazy(() => signCheckpoint(G, bob, { state: state(0), spent: { uj: 1n, provenance: 'HwShunt' } }));
+  const a = lazy(() => amend(G, c, alice, { budget_uj: 1n }));
   const JUNK: unknown[] = [undefined, null, 0, 1n, 'x', [], {}, { grant: 1 }, { checkpoint: {} }, { amendment: { budget_uj: -1n } }, () => 1, Symbol('s')];
   const isTyped = (code: string) => !code.startsWith('not a JcpError');
 

@@ -3,9 +3,8 @@
 // tree of attenuations lets the allowed spend pass the root in joules or in money.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, lazyKey, TOOL_RESOURCE } from '../_test-support.ts';
 import { decodeCanonical, encodeCanonical } from '../cbor/index.ts';
-import { deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
 import { attenuate } from './attenuate.ts';
 import { caveatToCbor, parseCaveats, parseLabel } from './codec.ts';
 import { contentId } from './content-id.ts';
@@ -14,12 +13,12 @@ import { createEnforcementPoint } from './enforcement-point.ts';
 import { grantId, mintGrant } from './grant.ts';
 import type { Caveat, Label, SignedGrant } from './types.ts';
 
-const key = (l: string) => keyPairFromSeed(deriveSeed(l));
+const key = lazyKey;
 const alice = key('alice');
 const bob = key('bob');
 const carol = key('carol');
 const steward = key('steward');
-const TOOL = contentId({ resource: 'tool:search' });
+const TOOL = TOOL_RESOURCE;
 const nonce = (n: number) => new Uint8Array(16).fill(n);
 
 function request(chain: readonly SignedGrant[], uj: bigint, extra: object = {}) {

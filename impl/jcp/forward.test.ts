@@ -3,11 +3,10 @@
 // only where declared, and named; a tainted open field denies a ceilinged grant on flow, debiting nothing.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, lazy, lazyKey, TOOL_RESOURCE } from '../_test-support.ts';
 import { decodeCanonical, encodeCanonical } from '../cbor/index.ts';
 import { toHex } from '../bytes.ts';
 import { blake3 } from '../hash/blake3.ts';
-import { deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
 import { verifyReceipt } from '../receipt/verify.ts';
 import { contentId } from './content-id.ts';
 import { labelLeq } from './decide.ts';
@@ -16,11 +15,11 @@ import { createForwarder, FIXED_MACHINERY, type ForwardField, type ForwardReques
 import { grantId, mintGrant } from './grant.ts';
 import type { Caveat, Label, SignedGrant } from './types.ts';
 
-const k = (l: string) => keyPairFromSeed(deriveSeed(l));
+const k = lazyKey;
 const alice = k('alice');
 const bob = k('bob');
 const steward = k('steward');
-const resource = contentId({ resource: 'tool:search' });
+const resource = TOOL_RESOURCE;
 const BOTTOM: Label = { integrity: 'principal', origins: [], readers: 'all' };
 const WEB: Label = { integrity: 'untrusted', origins: ['web'], readers: 'all' };
 const USER: Label = { integrity: 'principal', origins: ['user'], readers: 'all' };
@@ -133,23 +132,24 @@ describe('jcp §4.10 forwarding: fixed machinery', () => {
 });
 
 describe('jcp §4.10 forwarding: malformed requests', () => {
-  const g = grant(8);
-  const { fwd, point } = setup();
-  it.each<[string, Partial<ForwardRequest>]>([
-    ['a route carrying payload_hash', { route: { ...route(g), payload_hash: contentId(1) } as Route }],
-    ['no arguments', { arguments: undefined as never }],
-    ['a duplicate field', { fields: [{ name: 'a', value: 1, label: BOTTOM }, { name: 'a', value: 2, label: BOTTOM }] }],
-    ['an empty field name', { fields: [{ name: '', value: 1, label: BOTTOM }] }],
-    ['a field without value', { fields: [{ name: 'a', label: BOTTOM } as never] }],
-    ['a malformed field label', { fields: [{ name: 'a', value: 1, label: { integrity: 'clean', origins: [], readers: 'all' } as never }] }],
-    ['a malformed arguments label', { arguments_label: { integrity: 'principal', origins: ['b', 'a'], readers: 'all' } }],
-    ['fields not an array', { fields: {} as never }],
+  // the grant and the point are made by the first test that reads them, the rows' overrides inside each test
+  const g = lazy(() => grant(8));
+  const s = lazy(() => setup());
+  it.each<[string, () => Partial<ForwardRequest>]>([
+    ['a route carrying payload_hash', () => ({ route: { ...route(g), payload_hash: contentId(1) } as Route })],
+    ['no arguments', () => ({ arguments: undefined as never })],
+    ['a duplicate field', () => ({ fields: [{ name: 'a', value: 1, label: BOTTOM }, { name: 'a', value: 2, label: BOTTOM }] })],
+    ['an empty field name', () => ({ fields: [{ name: '', value: 1, label: BOTTOM }] })],
+    ['a field without value', () => ({ fields: [{ name: 'a', label: BOTTOM } as never] })],
+    ['a malformed field label', () => ({ fields: [{ name: 'a', value: 1, label: { integrity: 'clean', origins: [], readers: 'all' } as never }] })],
+    ['a malformed arguments label', () => ({ arguments_label: { integrity: 'principal', origins: ['b', 'a'], readers: 'all' } })],
+    ['fields not an array', () => ({ fields: {} as never })],
   ])('refuses %s with ERR_BAD_ARGUMENT, deciding nothing', (_, over) => {
-    expect(codeOf(() => fwd.forward(request(g, [], over)))).toBe('ERR_BAD_ARGUMENT');
-    expect(point.spent(grantId(g.grant))).toBe(0n);
+    expect(codeOf(() => s.fwd.forward(request(g, [], over())))).toBe('ERR_BAD_ARGUMENT');
+    expect(s.point.spent(grantId(g.grant))).toBe(0n);
   });
   it('a frame the point refuses is refused (the point checks the route)', () => {
-    expect(codeOf(() => fwd.forward(request(g, [], { route: { ...route(g), kind: 'nope' } as unknown as Route })))).toBe('ERR_FRAME_MALFORMED');
+    expect(codeOf(() => s.fwd.forward(request(g, [], { route: { ...route(g), kind: 'nope' } as unknown as Route })))).toBe('ERR_FRAME_MALFORMED');
   });
 });
 

@@ -1,14 +1,13 @@
 // Unit tests of the reference's grant API where the check is about impl's own functions, not about behaviour that
 // crosses the testee protocol (those live in harness/conformance/grant.test.ts).
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, lazyKey } from '../_test-support.ts';
 import { toHex } from '../bytes.ts';
-import { deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
 import { contentId } from './content-id.ts';
 import { grantBytes, mintGrant, type RootGrantFields } from './grant.ts';
 
-const alice = keyPairFromSeed(deriveSeed('alice'));
-const bob = keyPairFromSeed(deriveSeed('bob'));
+const alice = lazyKey('alice');
+const bob = lazyKey('bob');
 const fields: RootGrantFields = {
   subject: bob.did,
   resource: contentId({ resource: 'tool:search' }),

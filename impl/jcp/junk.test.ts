@@ -3,9 +3,9 @@
 // changes. Most of these values cannot cross the testee protocol at all (undefined, functions, symbols, a number where
 // a bigint is due); the protocol-level junk checks are in harness/conformance/junk.test.ts.
 import { describe, expect, it } from 'vitest';
-import { allowedDecision, codeOf } from '../_test-support.ts';
+import { allowedDecision, codeOf, lazyKey, TOOL_RESOURCE } from '../_test-support.ts';
 import { blake3 } from '../hash/blake3.ts';
-import { deriveSeed, keyPairFromSeed, type KeyPair } from '../identity/ed25519.ts';
+import { deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
 import { verifyReceipt } from '../receipt/verify.ts';
 import { attenuate } from './attenuate.ts';
 import { parseSignedGrant, parseSignedRevocation } from './codec.ts';
@@ -15,13 +15,13 @@ import { grantId, mintGrant, signGrant, verifyGrantSignature } from './grant.ts'
 import { mintRevocation } from './revocation.ts';
 import type { Frame, SignedGrant } from './types.ts';
 
-const key = (label: string): KeyPair => keyPairFromSeed(deriveSeed(label));
+const key = lazyKey;
 const nonce = (label: string): Uint8Array => blake3(new TextEncoder().encode(`nonce:${label}`)).slice(0, 16);
 const alice = key('alice');
 const bob = key('bob');
 const carol = key('carol');
 const steward = key('steward');
-const TOOL = contentId({ resource: 'tool:search' });
+const TOOL = TOOL_RESOURCE;
 
 function rootGrant(): SignedGrant {
   return mintGrant(alice, { subject: bob.did, resource: TOOL, actions: ['call', 'read'], budget_uj: 1000n, nonce: nonce('junk') });

@@ -3,17 +3,17 @@
 // check the codes through the testee protocol; what an operator reads is checked here). Found missing by a Stryker run
 // over this file (68.9%: the messages, the detail faults, and a verifier that throws were never asserted).
 import { describe, expect, it } from 'vitest';
+import { lazy, lazyKey, TOOL_RESOURCE } from '../_test-support.ts';
 import { JcpError, isJcpError } from '../errors.ts';
-import { defaultEd25519, deriveSeed, keyPairFromSeed, type Ed25519 } from '../identity/ed25519.ts';
-import { contentId } from './content-id.ts';
+import { defaultEd25519, type Ed25519 } from '../identity/ed25519.ts';
 import { grantId, mintGrant } from './grant.ts';
 import { mintRevocation, verifyRevocationAuthority } from './revocation.ts';
 
-const alice = keyPairFromSeed(deriveSeed('alice'));
-const bob = keyPairFromSeed(deriveSeed('bob'));
-const mallory = keyPairFromSeed(deriveSeed('mallory'));
-const grant = mintGrant(alice, { subject: bob.did, resource: contentId({ resource: 'tool:search' }), actions: ['call'], budget_uj: 10n, nonce: new Uint8Array(16).fill(4) }).grant;
-const other = mintGrant(alice, { subject: bob.did, resource: contentId({ resource: 'tool:search' }), actions: ['call'], budget_uj: 11n, nonce: new Uint8Array(16).fill(5) }).grant;
+const alice = lazyKey('alice');
+const bob = lazyKey('bob');
+const mallory = lazyKey('mallory');
+const grant = lazy(() => mintGrant(alice, { subject: bob.did, resource: TOOL_RESOURCE, actions: ['call'], budget_uj: 10n, nonce: new Uint8Array(16).fill(4) }).grant);
+const other = lazy(() => mintGrant(alice, { subject: bob.did, resource: TOOL_RESOURCE, actions: ['call'], budget_uj: 11n, nonce: new Uint8Array(16).fill(5) }).grant);
 const NONCE = new Uint8Array(16).fill(9);
 
 /** The JcpError `fn` throws (failing the test when it throws none, or something else). */

@@ -2,9 +2,9 @@
 // mint ledger, and the property that no sequence of firings mints past the standing grant's budget.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, lazy, lazyKey, TOOL_RESOURCE } from '../_test-support.ts';
 import { decodeCanonical, encodeCanonical } from '../cbor/index.ts';
-import { defaultEd25519, deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
+import { defaultEd25519 } from '../identity/ed25519.ts';
 import { didPublicKey } from '../identity/did-key.ts';
 import { narrowingFault, structuralFault } from './attenuate.ts';
 import { contentId } from './content-id.ts';
@@ -24,23 +24,23 @@ import {
 } from './standing.ts';
 import type { SignedGrant } from './types.ts';
 
-const alice = keyPairFromSeed(deriveSeed('alice'));
-const bob = keyPairFromSeed(deriveSeed('bob'));
-const carol = keyPairFromSeed(deriveSeed('carol'));
-const mallory = keyPairFromSeed(deriveSeed('mallory'));
-const steward = keyPairFromSeed(deriveSeed('steward'));
-const resource = contentId({ resource: 'tool:search' });
-const PUSH = eventClassId({ source: 'github', event: 'push' });
-const ISSUE = eventClassId({ source: 'github', event: 'issue' });
+const alice = lazyKey('alice');
+const bob = lazyKey('bob');
+const carol = lazyKey('carol');
+const mallory = lazyKey('mallory');
+const steward = lazyKey('steward');
+const resource = TOOL_RESOURCE;
+const PUSH = () => eventClassId({ source: 'github', event: 'push' });
+const ISSUE = () => eventClassId({ source: 'github', event: 'issue' });
 const n16 = (i: number): Uint8Array => new Uint8Array(16).fill(i);
 // alice's standing grant, held by bob (the automation that fires it)
-const standing = mintGrant(alice, { subject: bob.did, resource, actions: ['call', 'read'], budget_uj: 1000n, expiry: 5000n, nonce: n16(1) });
-const policy = authorMintPolicy(standing, alice, { event_class: PUSH, per_firing_uj: 300n, max_firings: 5n });
+const standing = lazy(() => mintGrant(alice, { subject: bob.did, resource, actions: ['call', 'read'], budget_uj: 1000n, expiry: 5000n, nonce: n16(1) }));
+const policy = lazy(() => authorMintPolicy(standing, alice, { event_class: PUSH(), per_firing_uj: 300n, max_firings: 5n }));
 
 /** Signs a policy exactly as given, past the author's checks: how a bad policy reaches a ledger. */
 const rawPolicy = (p: MintPolicy, signer = alice): SignedMintPolicy => ({ policy: p, signature: defaultEd25519().sign(signer.seed, mintPolicyBytes(p)) });
 const fire = (l: MintLedger, over: Partial<Parameters<MintLedger['fire']>[0]> = {}, i = 1): SignedGrant =>
-  l.fire({ policy, standing, holder: bob, event_class: PUSH, subject: carol.did, nonce: n16(100 + i), ...over });
+  l.fire({ policy, standing, holder: bob, event_class: PUSH(), subject: carol.did, nonce: n16(100 + i), ...over });
 const ledgerOf = (l: MintLedger, p: SignedMintPolicy = policy) => [l.firings(mintPolicyId(p.policy)), l.cumulative(grantId(standing.grant))];
 
 describe('mint policies (jcp §4.6)', () => {
@@ -49,18 +49,18 @@ describe('mint policies (jcp §4.6)', () => {
     const m = decodeCanonical(bytes) as Map<string, Map<string, unknown>>;
     const p = m.get('policy')!;
     expect([...p.keys()]).toEqual(['issuer', 'grant_id', 'event_class', 'max_firings', 'per_firing_uj']);
-    expect([p.get('grant_id'), p.get('issuer'), p.get('event_class'), p.get('per_firing_uj'), p.get('max_firings')]).toEqual([grantId(standing.grant), alice.did, PUSH, 300, 5]);
+    expect([p.get('grant_id'), p.get('issuer'), p.get('event_class'), p.get('per_firing_uj'), p.get('max_firings')]).toEqual([grantId(standing.grant), alice.did, PUSH(), 300, 5]);
     expect(defaultEd25519().verify(policy.signature, encodeCanonical(p as never), didPublicKey(alice.did))).toBe(true);
     expect(decodeSignedMintPolicy(bytes)).toEqual(policy);
   });
 
   it('refuses at author time a policy that would amplify its grant, or one not authored by the grant issuer', () => {
-    expect(codeOf(() => authorMintPolicy(standing, alice, { event_class: PUSH, per_firing_uj: 1001n, max_firings: 1n }))).toBe('ERR_MINT_POLICY_AMPLIFIES');
-    expect(codeOf(() => authorMintPolicy(standing, alice, { event_class: PUSH, per_firing_uj: 1000n, max_firings: 1n }))).toBe('accepted');
+    expect(codeOf(() => authorMintPolicy(standing, alice, { event_class: PUSH(), per_firing_uj: 1001n, max_firings: 1n }))).toBe('ERR_MINT_POLICY_AMPLIFIES');
+    expect(codeOf(() => authorMintPolicy(standing, alice, { event_class: PUSH(), per_firing_uj: 1000n, max_firings: 1n }))).toBe('accepted');
     const leaf = mintGrant(alice, { subject: bob.did, resource, actions: ['call'], budget_uj: 1000n, delegate_depth: 0n, nonce: n16(2) });
-    expect(codeOf(() => authorMintPolicy(leaf, alice, { event_class: PUSH, per_firing_uj: 10n, max_firings: 1n }))).toBe('ERR_MINT_POLICY_AMPLIFIES');
-    expect(codeOf(() => authorMintPolicy(standing, bob, { event_class: PUSH, per_firing_uj: 10n, max_firings: 1n }))).toBe('ERR_MINT_POLICY_UNAUTHORIZED');
-    expect(codeOf(() => authorMintPolicy({ grant: standing.grant, signature: new Uint8Array(64) }, alice, { event_class: PUSH, per_firing_uj: 10n, max_firings: 1n }))).toBe('ERR_MINT_POLICY_UNAUTHORIZED');
+    expect(codeOf(() => authorMintPolicy(leaf, alice, { event_class: PUSH(), per_firing_uj: 10n, max_firings: 1n }))).toBe('ERR_MINT_POLICY_AMPLIFIES');
+    expect(codeOf(() => authorMintPolicy(standing, bob, { event_class: PUSH(), per_firing_uj: 10n, max_firings: 1n }))).toBe('ERR_MINT_POLICY_UNAUTHORIZED');
+    expect(codeOf(() => authorMintPolicy({ grant: standing.grant, signature: new Uint8Array(64) }, alice, { event_class: PUSH(), per_firing_uj: 10n, max_firings: 1n }))).toBe('ERR_MINT_POLICY_UNAUTHORIZED');
     expect(codeOf(() => authorMintPolicy(standing, alice, { event_class: 'push', per_firing_uj: 10n, max_firings: 1n }))).toBe('ERR_MINT_POLICY_MALFORMED');
   });
 });
@@ -83,7 +83,7 @@ describe('firing a standing grant', () => {
 
   it('refuses the wrong event class, an exhausted count and a firing past the budget, ledger unchanged', () => {
     const l = createMintLedger();
-    expect(codeOf(() => fire(l, { event_class: ISSUE }))).toBe('ERR_FIRING_WRONG_EVENT_CLASS');
+    expect(codeOf(() => fire(l, { event_class: ISSUE() }))).toBe('ERR_FIRING_WRONG_EVENT_CLASS');
     expect(ledgerOf(l)).toEqual([0n, 0n]);
     fire(l, {}, 1);
     fire(l, {}, 2);
@@ -93,7 +93,7 @@ describe('firing a standing grant', () => {
     expect(codeOf(() => fire(l, {}, 4))).toBe('ERR_FIRING_OVER_BUDGET');
     expect(ledgerOf(l)).toEqual([3n, 900n]);
     // a second policy over the same grant shares its cumulative budget
-    const small = authorMintPolicy(standing, alice, { event_class: PUSH, per_firing_uj: 100n, max_firings: 1n });
+    const small = authorMintPolicy(standing, alice, { event_class: PUSH(), per_firing_uj: 100n, max_firings: 1n });
     fire(l, { policy: small }, 5);
     expect(ledgerOf(l, small)).toEqual([1n, 1000n]);
     expect(codeOf(() => fire(l, { policy: small }, 6))).toBe('ERR_FIRINGS_EXHAUSTED');
@@ -129,14 +129,14 @@ describe('property: no sequence of firings mints past the standing grant', () =>
         fc.bigInt(0n, 8n),
         fc.array(fc.boolean(), { maxLength: 12 }),
         (per_firing_uj, max_firings, events) => {
-          const p = authorMintPolicy(standing, alice, { event_class: PUSH, per_firing_uj, max_firings });
+          const p = authorMintPolicy(standing, alice, { event_class: PUSH(), per_firing_uj, max_firings });
           const l = createMintLedger();
           let minted = 0n;
           let count = 0n;
           events.forEach((right, i) => {
             const before = ledgerOf(l, p);
             try {
-              const c = fire(l, { policy: p, event_class: right ? PUSH : ISSUE }, i);
+              const c = fire(l, { policy: p, event_class: right ? PUSH() : ISSUE() }, i);
               expect(right).toBe(true);
               minted += c.grant.budget_uj;
               count += 1n;
@@ -170,11 +170,11 @@ describe('junk at the boundary (STYLE.md)', () => {
     const l = createMintLedger();
     for (const j of JUNK) {
       const any = j as never;
-      expect(typed(() => authorMintPolicy(any, alice, { event_class: PUSH, per_firing_uj: 1n, max_firings: 1n })), String(j)).toBe('typed');
-      expect(typed(() => authorMintPolicy(standing, any, { event_class: PUSH, per_firing_uj: 1n, max_firings: 1n })), String(j)).toBe('typed');
+      expect(typed(() => authorMintPolicy(any, alice, { event_class: PUSH(), per_firing_uj: 1n, max_firings: 1n })), String(j)).toBe('typed');
+      expect(typed(() => authorMintPolicy(standing, any, { event_class: PUSH(), per_firing_uj: 1n, max_firings: 1n })), String(j)).toBe('typed');
       expect(typed(() => authorMintPolicy(standing, alice, any)), String(j)).toBe('typed');
       // (a safe-integer number is read as the uint it is, as grants read theirs; every other junk value is refused)
-      if (j !== 0) expect(typed(() => authorMintPolicy(standing, alice, { event_class: PUSH, per_firing_uj: any, max_firings: 1n })), String(j)).toBe('typed');
+      if (j !== 0) expect(typed(() => authorMintPolicy(standing, alice, { event_class: PUSH(), per_firing_uj: any, max_firings: 1n })), String(j)).toBe('typed');
       for (const k of ['policy', 'standing', 'holder', 'event_class', 'subject', 'nonce'] as const) {
         expect(typed(() => fire(l, { [k]: any })), `${k} ${String(j)}`).toBe('typed');
       }

@@ -1,15 +1,15 @@
 // Unit tests of the JouleClaw agent identity (impl/jouleclaw/identity.ts, jouleclaw §8): handle = did:key(public_key),
 // checked before any signed material is accepted.
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, lazyKey } from '../_test-support.ts';
 import { publicKeyFromDid } from '../identity/did-key.ts';
-import { defaultEd25519, deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
+import { defaultEd25519 } from '../identity/ed25519.ts';
 import { agentHandle, checkAgentIdentity, verifyAgentSignature } from './identity.ts';
 
-const alice = keyPairFromSeed(deriveSeed('alice'));
-const bob = keyPairFromSeed(deriveSeed('bob'));
+const alice = lazyKey('alice');
+const bob = lazyKey('bob');
 const msg = new TextEncoder().encode('policy decision');
-const sig = defaultEd25519().sign(alice.seed, msg);
+const sig = () => defaultEd25519().sign(alice.seed, msg);
 
 describe('agent identity (jouleclaw §8)', () => {
   it('derives the handle as "did:key:z" + base58btc(0xed01 || key)', () => {
@@ -29,10 +29,10 @@ describe('agent identity (jouleclaw §8)', () => {
   });
 
   it('checks the handle before the signature: a valid signature under a mismatched handle is refused', () => {
-    expect(verifyAgentSignature({ handle: alice.did, public_key: alice.publicKey }, msg, sig)).toBe(true);
-    expect(verifyAgentSignature({ handle: alice.did, public_key: alice.publicKey }, new Uint8Array([1]), sig)).toBe(false);
-    expect(codeOf(() => verifyAgentSignature({ handle: bob.did, public_key: alice.publicKey }, msg, sig))).toBe('ERR_AGENT_HANDLE_MISMATCH');
-    expect(codeOf(() => verifyAgentSignature({ handle: alice.did, public_key: alice.publicKey }, msg, sig.subarray(2)))).toBe('ERR_SIGNATURE_LENGTH');
-    expect(codeOf(() => verifyAgentSignature({ handle: alice.did, public_key: alice.publicKey }, 'x' as never, sig))).toBe('ERR_BAD_ARGUMENT');
+    expect(verifyAgentSignature({ handle: alice.did, public_key: alice.publicKey }, msg, sig())).toBe(true);
+    expect(verifyAgentSignature({ handle: alice.did, public_key: alice.publicKey }, new Uint8Array([1]), sig())).toBe(false);
+    expect(codeOf(() => verifyAgentSignature({ handle: bob.did, public_key: alice.publicKey }, msg, sig()))).toBe('ERR_AGENT_HANDLE_MISMATCH');
+    expect(codeOf(() => verifyAgentSignature({ handle: alice.did, public_key: alice.publicKey }, msg, sig().subarray(2)))).toBe('ERR_SIGNATURE_LENGTH');
+    expect(codeOf(() => verifyAgentSignature({ handle: alice.did, public_key: alice.publicKey }, 'x' as never, sig()))).toBe('ERR_BAD_ARGUMENT');
   });
 });

@@ -1,19 +1,19 @@
 // Unit tests of the policy/1 receipt (impl/jouleclaw/policy-receipt.ts, jouleclaw §10): canonical core, optional
 // policy_digest omitted when absent, the digest in force at decision time, kid = steward, strict verification.
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, lazyKey } from '../_test-support.ts';
 import { toHex } from '../bytes.ts';
 import { cborTag, decodeCanonical, encodeCanonical, type CborValue } from '../cbor/index.ts';
 import { decodeSign1, protectedHeaderBytes, signSign1, signSign1WithHeader } from '../cose/sign1.ts';
-import { defaultEd25519, deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
+import { defaultEd25519 } from '../identity/ed25519.ts';
 import { stewardKid } from '../receipt/seal.ts';
 import { createPolicyEngine, parsePolicy } from './policy.ts';
 import { policyDigest } from './policy-digest.ts';
 import { policyReceiptFieldsFromEvent, sealPolicyReceipt, verifyPolicyReceipt, type PolicyReceiptFields } from './policy-receipt.ts';
 
-const steward = keyPairFromSeed(deriveSeed('steward'));
-const mallory = keyPairFromSeed(deriveSeed('mallory'));
-const agent = keyPairFromSeed(deriveSeed('bob')).did;
+const steward = lazyKey('steward');
+const mallory = lazyKey('mallory');
+const agent = lazyKey('bob').did;
 const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const AT = '2026-06-08T12:00:00Z';
 

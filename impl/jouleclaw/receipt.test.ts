@@ -1,7 +1,7 @@
 // Unit tests of the cascade receipt (receipt.ts, jouleclaw §2, §4), the schema-tag rules (versioning.ts, §7) and the
 // shared sibling-receipt envelope (receipt-envelope.ts).
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, lazyKey } from '../_test-support.ts';
 import { decodeCanonical, encodeCanonical, type CborMap } from '../cbor/index.ts';
 import { decodeSign1, protectedHeaderBytes, signSign1WithHeader } from '../cose/sign1.ts';
 import { defaultEd25519, deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
@@ -10,7 +10,7 @@ import { buildCascadeReceipt, cascadeReceiptJson, parseCascadeReceipt, worstProv
 import { openJcReceipt, sealJcCore } from './receipt-envelope.ts';
 import { parseSchemaTag, receiptKindOf } from './versioning.ts';
 
-const steward = keyPairFromSeed(deriveSeed('steward'));
+const steward = lazyKey('steward');
 const H = 'ab'.repeat(32);
 const tool = (tool_id: string, energy_provenance: string, joules_uj = 10) => ({ tool_id, joules_uj, energy_provenance });
 const walk = (tools: object[], extra: object = {}) => ({

@@ -3,7 +3,7 @@
 // append (sealed entries only, bounded), and decideAndLog's append before the verdict. The RFC's own SHA-256 test
 // data is replayed in harness/external/merkle-rfc6962.test.ts; the black-box rules in harness/conformance/tlog.test.ts.
 import { describe, expect, it } from 'vitest';
-import { allowedDecision, codeOf } from '../_test-support.ts';
+import { allowedDecision, codeOf, lazyKey } from '../_test-support.ts';
 import { encodeCanonical } from '../cbor/index.ts';
 import { signSign1 } from '../cose/sign1.ts';
 import { defaultEd25519, deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
@@ -26,8 +26,8 @@ import {
 } from './tlog-merkle.ts';
 import { createTransparencyLog, decideAndLog, verifyLogConsistency, verifyLogInclusion } from './tlog.ts';
 
-const steward = keyPairFromSeed(deriveSeed('steward'));
-const mallory = keyPairFromSeed(deriveSeed('mallory'));
+const steward = lazyKey('steward');
+const mallory = lazyKey('mallory');
 const H = MERKLE_BLAKE3;
 const leaves = Array.from({ length: 33 }, (_, i) => Uint8Array.of(i, i * 7));
 

@@ -2,16 +2,15 @@
 // verdict_hash in the signed core, contract_hash bound, the JCR-1 envelope, and each refusal of the opener.
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, lazy, lazyKey } from '../_test-support.ts';
 import { decodeCanonical, type CborMap } from '../cbor/index.ts';
 import { decodeSign1 } from '../cose/sign1.ts';
-import { deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
 import { contractHash } from './contract.ts';
 import { sealJcCore } from './receipt-envelope.ts';
 import { openVerdictReceipt, sealVerdictReceipt, verdictReceiptCore } from './verdict-receipt.ts';
 import { verifyContract, verdictJson } from './verdict.ts';
 
-const steward = keyPairFromSeed(deriveSeed('steward'));
+const steward = lazyKey('steward');
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const contract = {
   jc_contract: 'contract/1',
@@ -20,7 +19,7 @@ const contract = {
   features: [{ id: 'F-1', title: 'f', claims: ['A-1'] }],
 };
 const other = { ...contract, title: 'other' };
-const verdict = verifyContract(contract, [{ kind: 'checker_result', checker_id: 'k', passed: true }]);
+const verdict = lazy(() => verifyContract(contract, [{ kind: 'checker_result', checker_id: 'k', passed: true }]));
 const fields = { id: '00000000-0000-4000-8000-00000000000a', closed_at: '2026-11-30T05:00:00Z', engine_id: 'validator', audit_sequence: 7 };
 
 describe('verdict receipt (jouleclaw §16.7)', () => {

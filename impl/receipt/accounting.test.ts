@@ -2,23 +2,24 @@
 // per-worker ledger computed from the receipts matches the point's own spend, and a receipt that fails verification
 // is counted, never dropped.
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, lazy, lazyKey, TOOL_RESOURCE } from '../_test-support.ts';
 import { shard } from '../jcp/attenuate.ts';
 import { contentId } from '../jcp/content-id.ts';
 import { createEnforcementPoint } from '../jcp/enforcement-point.ts';
 import { grantId, mintGrant } from '../jcp/grant.ts';
 import type { SignedGrant } from '../jcp/types.ts';
-import { deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
 import { aggregateReceipts } from './accounting.ts';
 
-const k = (l: string) => keyPairFromSeed(deriveSeed(l));
+const k = lazyKey;
 const [alice, bob, carol, dave, steward] = ['alice', 'bob', 'carol', 'dave', 'steward'].map(k) as [ReturnType<typeof k>, ReturnType<typeof k>, ReturnType<typeof k>, ReturnType<typeof k>, ReturnType<typeof k>];
-const resource = contentId({ resource: 'tool:search' });
-const root = mintGrant(alice, { subject: bob.did, resource, actions: ['call'], budget_uj: 1000n, nonce: new Uint8Array(16).fill(1) });
-const [c, d] = shard(root, bob, [
+const resource = TOOL_RESOURCE;
+const root = lazy(() => mintGrant(alice, { subject: bob.did, resource, actions: ['call'], budget_uj: 1000n, nonce: new Uint8Array(16).fill(1) }));
+const shards = lazy(() => shard(root, bob, [
   { subject: carol.did, budget_uj: 300n, nonce: new Uint8Array(16).fill(2) },
   { subject: dave.did, budget_uj: 200n, nonce: new Uint8Array(16).fill(3) },
-]) as [SignedGrant, SignedGrant];
+]) as [SignedGrant, SignedGrant], []);
+const c = lazy(() => shards[0]);
+const d = lazy(() => shards[1]);
 
 describe('jcp §8.2 group accounting', () => {
   it('attributes allowed, refused and joules per (grant_id, subject), matching the point ledger; a bad receipt is counted', () => {

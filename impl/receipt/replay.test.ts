@@ -3,29 +3,28 @@
 // counted, and the rebuilt point keeps conserving.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, lazy, lazyKey, TOOL_RESOURCE } from '../_test-support.ts';
 import { attenuate } from '../jcp/attenuate.ts';
 import { contentId } from '../jcp/content-id.ts';
 import { createEnforcementPoint, type EnforcementPoint } from '../jcp/enforcement-point.ts';
 import { grantId, mintGrant } from '../jcp/grant.ts';
 import type { SignedGrant } from '../jcp/types.ts';
-import { deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
 import { replayInto, replayReceipts } from './replay.ts';
 
-const k = (l: string) => keyPairFromSeed(deriveSeed(l));
+const k = lazyKey;
 const alice = k('alice');
 const bob = k('bob');
 const carol = k('carol');
 const dave = k('dave');
 const steward = k('steward');
 const other = k('other-steward');
-const resource = contentId({ resource: 'tool:search' });
+const resource = TOOL_RESOURCE;
 const n = (b: number) => new Uint8Array(16).fill(b);
 
-const root = mintGrant(alice, { subject: bob.did, resource, actions: ['call'], budget_uj: 1000n, nonce: n(1) });
-const mid = attenuate(root, bob, { subject: carol.did, budget_uj: 700n, nonce: n(2) });
-const leaf = attenuate(mid, carol, { subject: dave.did, budget_uj: 400n, nonce: n(3) });
-const ids = [root, mid, leaf].map((sg) => grantId(sg.grant));
+const root = lazy(() => mintGrant(alice, { subject: bob.did, resource, actions: ['call'], budget_uj: 1000n, nonce: n(1) }));
+const mid = lazy(() => attenuate(root, bob, { subject: carol.did, budget_uj: 700n, nonce: n(2) }));
+const leaf = lazy(() => attenuate(mid, carol, { subject: dave.did, budget_uj: 400n, nonce: n(3) }));
+const ids = lazy(() => [root, mid, leaf].map((sg) => grantId(sg.grant)), []);
 
 function decide(p: EnforcementPoint, chain: readonly SignedGrant[], caller: string, uj: bigint) {
   const last = chain[chain.length - 1]!;

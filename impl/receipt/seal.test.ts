@@ -1,14 +1,13 @@
 // Unit tests of sealReceipt (impl/receipt/seal.ts): jcp §8 "Implementations MUST NOT mint jcp/1" and "A conforming
 // implementation MUST include it" (payload_hash), enforced at the one minting function.
 import { describe, expect, it } from 'vitest';
-import { allowedDecision, codeOf } from '../_test-support.ts';
-import { deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
+import { allowedDecision, codeOf, lazyKey } from '../_test-support.ts';
 import type { ReceiptCoreV2 } from './core.ts';
 import { sealReceipt } from './seal.ts';
 import { verifyReceipt } from './verify.ts';
 
-const mallory = keyPairFromSeed(deriveSeed('mallory'));
-const steward = keyPairFromSeed(deriveSeed('steward'));
+const mallory = lazyKey('mallory');
+const steward = lazyKey('steward');
 
 function realCore(): ReceiptCoreV2 {
   return allowedDecision(3).core;

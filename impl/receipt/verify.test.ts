@@ -2,11 +2,11 @@
 // The protocol-level refusals live in harness/conformance/receipt.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allowedDecision, codeOf } from '../_test-support.ts';
+import { allowedDecision, codeOf, lazyKey, TOOL_RESOURCE } from '../_test-support.ts';
 import { cborTag, decodeCanonical, encodeCanonical, type CborValue } from '../cbor/index.ts';
 import { decodeSign1, signSign1 } from '../cose/sign1.ts';
 import { JcpError } from '../errors.ts';
-import { defaultEd25519, deriveSeed, keyPairFromSeed, type KeyPair } from '../identity/ed25519.ts';
+import { defaultEd25519, type KeyPair } from '../identity/ed25519.ts';
 import { contentId } from '../jcp/content-id.ts';
 import { attenuate } from '../jcp/attenuate.ts';
 import { createEnforcementPoint } from '../jcp/enforcement-point.ts';
@@ -16,7 +16,7 @@ import { _readReceipt } from './read-receipt.ts';
 import { stewardKid } from './seal.ts';
 import { _verifyReceiptStrict, verifyReceipt, type VerifiedReceipt, type VerifyReceiptOptions } from './verify.ts';
 
-const steward = keyPairFromSeed(deriveSeed('steward'));
+const steward = lazyKey('steward');
 
 function realReceipt(): Uint8Array {
   return allowedDecision(4).receipt;
@@ -61,10 +61,10 @@ function agree(bytes: Uint8Array, opts: VerifyReceiptOptions = {}): boolean {
   return _readReceipt(bytes, opts.maxBytes) !== undefined;
 }
 
-const alice = keyPairFromSeed(deriveSeed('alice'));
-const bob = keyPairFromSeed(deriveSeed('bob'));
-const carol = keyPairFromSeed(deriveSeed('carol'));
-const resource = contentId({ resource: 'tool:search' });
+const alice = lazyKey('alice');
+const bob = lazyKey('bob');
+const carol = lazyKey('carol');
+const resource = TOOL_RESOURCE;
 
 /** Real receipts of every shape the reference seals: allow, deny, chained (chain_ids), Partial coverage. */
 function realReceipts(): Uint8Array[] {

@@ -3,15 +3,15 @@
 import fc from 'fast-check';
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, lazyKey } from '../_test-support.ts';
 import { toHex } from '../bytes.ts';
 import { decodeCanonical, encodeCanonical, type CborMap } from '../cbor/index.ts';
-import { defaultEd25519, deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
+import { defaultEd25519 } from '../identity/ed25519.ts';
 import { gateAll } from './attention.ts';
 import { createSurfacingLog, linkCoreBytes, linkId, parseSignedLink, signedLinkBytes, verifyChain, type LinkFields } from './chain.ts';
 
-const host = keyPairFromSeed(deriveSeed('sense-host'));
-const mallory = keyPairFromSeed(deriveSeed('mallory'));
+const host = lazyKey('sense-host');
+const mallory = lazyKey('mallory');
 const FC = { seed: 0xc4a1, numRuns: 60 } as const;
 const EV = (i: number) => toHex(nobleBlake3(Uint8Array.of(i)));
 

@@ -4,10 +4,9 @@
 import fc from 'fast-check';
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, lazy, lazyKey } from '../_test-support.ts';
 import { toHex } from '../bytes.ts';
 import { decodeCanonical, type CborMap } from '../cbor/index.ts';
-import { deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
 import { contentId } from '../jcp/content-id.ts';
 import { grantId, mintGrant } from '../jcp/grant.ts';
 import { authorMintPolicy, createMintLedger, eventClassId } from '../jcp/standing.ts';
@@ -15,28 +14,29 @@ import { FRAME_KINDS } from '../jcp/types.ts';
 import { createSurfacingLog, linkCoreBytes, type SignedLink } from './chain.ts';
 import { AGENT_AUTHORABLE_KINDS, assertAgentMayAuthor, INJECTED_KIND, injectObservation, type InjectionFields } from './inject.ts';
 
-const host = keyPairFromSeed(deriveSeed('sense-host'));
-const alice = keyPairFromSeed(deriveSeed('alice'));
-const bob = keyPairFromSeed(deriveSeed('bob'));
-const carol = keyPairFromSeed(deriveSeed('carol')); // the recipient agent
+const host = lazyKey('sense-host');
+const alice = lazyKey('alice');
+const bob = lazyKey('bob');
+const carol = lazyKey('carol'); // the recipient agent
 const n16 = (i: number): Uint8Array => new Uint8Array(16).fill(i);
-const EV = toHex(nobleBlake3(Uint8Array.of(7)));
+const EV = () => toHex(nobleBlake3(Uint8Array.of(7)));
 
-const PUSH = eventClassId({ source: 'sense', event: 'surfacing' });
-const standing = mintGrant(alice, { subject: bob.did, resource: contentId({ resource: 'agent:carol' }), actions: ['wake'], budget_uj: 1000n, nonce: n16(1) });
-const policy = authorMintPolicy(standing, alice, { event_class: PUSH, per_firing_uj: 100n, max_firings: 5n });
-const wake = createMintLedger().fire({ policy, standing, holder: bob, event_class: PUSH, subject: carol.did, nonce: n16(2) });
+const PUSH = () => eventClassId({ source: 'sense', event: 'surfacing' });
+const standing = lazy(() => mintGrant(alice, { subject: bob.did, resource: contentId({ resource: 'agent:carol' }), actions: ['wake'], budget_uj: 1000n, nonce: n16(1) }));
+const policy = lazy(() => authorMintPolicy(standing, alice, { event_class: PUSH(), per_firing_uj: 100n, max_firings: 5n }));
+const wake = lazy(() => createMintLedger().fire({ policy, standing, holder: bob, event_class: PUSH(), subject: carol.did, nonce: n16(2) }));
 
 function links(author = host): SignedLink[] {
   const log = createSurfacingLog(author);
-  const base = { event_id: EV, trust: 'Inferred' as const, highlight: { probe: 'salience' as const, score: 900_000n }, value: 900_000n, cost: 100_000n };
+  const base = { event_id: EV(), trust: 'Inferred' as const, highlight: { probe: 'salience' as const, score: 900_000n }, value: 900_000n, cost: 100_000n };
   log.seal({ ...base, decision: 'surface', charged_uj: 60n, budget_uj: 40n });
   log.seal({ ...base, decision: 'hold:budget', charged_uj: 0n, budget_uj: 40n });
   log.seal({ ...base, decision: 'hold:value', charged_uj: 0n, budget_uj: 40n, value: 10n });
   return [...log.links()];
 }
-const [SURFACE, HOLD_BUDGET, HOLD_VALUE] = links();
-const base: InjectionFields = { link: SURFACE!, recipient: carol.did, position: 3n, destination: 'own', run_state: 'running', delivery: { uj: 12n, provenance: 'Estimator' } };
+const linked = lazy(() => links(), []);
+const [SURFACE, HOLD_BUDGET, HOLD_VALUE] = [0, 1, 2].map((i) => lazy(() => linked[i]!));
+const base: InjectionFields = lazy(() => ({ link: SURFACE!, recipient: carol.did, position: 3n, destination: 'own', run_state: 'running', delivery: { uj: 12n, provenance: 'Estimator' } }));
 const frameOf = (f: InjectionFields): CborMap => decodeCanonical(injectObservation(f).bytes) as CborMap;
 
 describe('sense §11 injected observations', () => {
@@ -45,7 +45,7 @@ describe('sense §11 injected observations', () => {
     const m = frameOf(base);
     expect(m.get('kind')).toBe(INJECTED_KIND);
     expect(m.get('link')).toBe(toHex(nobleBlake3(linkCoreBytes(SURFACE!.core))));
-    expect(m.get('event_id')).toBe(EV);
+    expect(m.get('event_id')).toBe(EV());
     expect(m.get('trust')).toBe('Inferred');
     expect(m.get('author')).toBe(host.did);
     expect(m.get('recipient')).toBe(carol.did);
@@ -77,7 +77,7 @@ describe('sense §11 injected observations', () => {
     expect(codeOf(() => injectObservation({ ...base, link: links(carol)[0]! }))).toBe('ERR_SENSE_SELF_AUTHORED');
     expect(codeOf(() => injectObservation({ ...base, run_state: 'parked' }))).toBe('ERR_SENSE_WAKE_UNAUTHORIZED');
     expect(codeOf(() => injectObservation({ ...base, run_state: 'parked', wake_authority: standing }))).toBe('ERR_SENSE_WAKE_UNAUTHORIZED');
-    const forBob = createMintLedger().fire({ policy, standing, holder: bob, event_class: PUSH, subject: bob.did, nonce: n16(3) });
+    const forBob = createMintLedger().fire({ policy, standing, holder: bob, event_class: PUSH(), subject: bob.did, nonce: n16(3) });
     expect(codeOf(() => injectObservation({ ...base, run_state: 'parked', wake_authority: forBob }))).toBe('ERR_SENSE_WAKE_UNAUTHORIZED');
     expect(codeOf(() => injectObservation({ ...base, run_state: 'parked', wake_authority: { ...wake, signature: new Uint8Array(64) } }))).toBe('ERR_SENSE_WAKE_UNAUTHORIZED');
     expect(codeOf(() => injectObservation({ ...base, delivery: { uj: 0n, provenance: 'Estimator' } }))).toBe('ERR_SENSE_DELIVERY_UNPRICED');
