@@ -332,6 +332,8 @@ export async function certify(a: Parsed): Promise<number> {
       '--no-cache',
       ...(shard ? [`--shard=${shard.index}/${shard.count}`] : []),
       ...(endpoint ? ENDPOINT_TEST_FILES : ['harness/conformance/', 'harness/external/']),
+      // one live endpoint for every file: a file that restarts it must not pull it from under another file's requests
+      ...(endpoint ? ['--no-file-parallelism'] : []),
       '--reporter=default',
       `--reporter=${join(ROOT, 'harness', 'report', built('record-reporter.ts'))}`,
     ],

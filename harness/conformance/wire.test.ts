@@ -466,6 +466,33 @@ describe('jcp §11 the jcp/1 wire binding, over a live socket', () => {
   );
 
   clauseIt(
+    // record before act (jcp §4.11, §11): an endpoint that answers before its record holds the decision loses it to a
+    // restart that begins inside the gap; the restart begins as soon as each answer is read, so the gap caught is what
+    // the restart command takes to reach the old process (a shell spawn for --endpoint-restart)
+    ['jcp/11#record-before-deciding', 'jcp/4.11#record-allowed-durably'],
+    'restarted the moment each answer arrives, six times over, the endpoint keeps every allow it answered',
+    async () => {
+      const t = await wireTarget();
+      if (!t.restart) throw new RunLacks('--endpoint-restart', 'needs --endpoint-restart: the harness cannot restart an external endpoint without a command that does');
+      const sg = grantFor(t, 'restart on answer', 1000n);
+      let acknowledged = 0n;
+      for (let i = 0; i < 6; i++) {
+        const c = await connectWire(t.urls[0]!);
+        const r = await spend(t, c, sg, 50n, `restart on answer ${i}`);
+        const restarting = t.restart(); // begun before anything else: no await between the answer and the restart
+        expect(r.core.verdict).toBe('allow');
+        acknowledged += 50n;
+        await c.close().catch(() => {});
+        await restarting;
+      }
+      await onConnection(t, async (c) => {
+        await expectRemaining(t, c, sg, acknowledged, 'after six restarts on answer');
+      });
+    },
+    120_000,
+  );
+
+  clauseIt(
     ['jcp/11#repeat-not-redecided', 'jcp/11#verify-caller-signature'],
     'under concurrent load (many clients, pipelined, some repeats) every response verifies and spend equals the sum of allowed costs',
     async () => {

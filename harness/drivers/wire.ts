@@ -93,6 +93,7 @@ export const RESTART_TEST_CLAUSES = [
   'jcp/9#c16-chained-replay',
   'jcp/8.1#rebuild-by-replay',
   'jcp/4.11#re-establish-before-deciding',
+  'jcp/4.11#record-allowed-durably',
 ] as const;
 
 /** The clauses of the wire test that starts a second instance on the endpoint's record (harness/conformance/wire.test.ts). */

@@ -204,7 +204,10 @@ describe('certify --endpoint with --endpoint-restart', () => {
       .map((l) => JSON.parse(l) as { type: string; outcome?: string; error?: string; clauses?: string[] })
       .filter((l) => l.type === 'test' && l.outcome === 'failed');
     // the tests that restart the endpoint fail, each on the stale instance, and no other
-    expect(failed.map((l) => l.clauses)).toContainEqual([...RESTART_TEST_CLAUSES]);
+    expect(failed.length).toBeGreaterThan(0);
+    // claimed C8 only: the restart tests of C8's clauses ran and failed, and each failed test is one of them
+    expect([...new Set(failed.flatMap((l) => l.clauses ?? []))]).toEqual(expect.arrayContaining(['jcp/11#replay-before-new', 'jcp/11#record-before-deciding']));
+    for (const l of failed) expect(l.clauses!.some((c) => (RESTART_TEST_CLAUSES as readonly string[]).includes(c)), String(l.clauses)).toBe(true);
     for (const l of failed) expect(l.error, String(l.clauses)).toMatch(/is the instance from before: a connection opened before the restart is still open/);
   });
 });
