@@ -3,7 +3,7 @@
 // append (sealed entries only, bounded), and decideAndLog's append before the verdict. The RFC's own SHA-256 test
 // data is replayed in harness/external/merkle-rfc6962.test.ts; the black-box rules in harness/conformance/tlog.test.ts.
 import { describe, expect, it } from 'vitest';
-import { allowedDecision, codeOf, lazyKey } from '../_test-support.ts';
+import { allowedDecision, codeOf, lazy, lazyKey } from '../_test-support.ts';
 import { encodeCanonical } from '../cbor/index.ts';
 import { signSign1 } from '../cose/sign1.ts';
 import { defaultEd25519, deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
@@ -43,8 +43,11 @@ function mth(d: readonly Uint8Array[]): Uint8Array {
 const sealed = (payload: Uint8Array, key = steward) => signSign1(payload, stewardKid(key.did), key.seed, defaultEd25519());
 
 describe('tlog-merkle: the RFC 6962 tree', () => {
-  const tree = createMerkleTree(H);
-  for (const l of leaves) tree.append(l);
+  const tree = lazy(() => {
+    const t = createMerkleTree(H);
+    for (const l of leaves) t.append(l);
+    return t;
+  });
 
   it('has the recursive definition\'s root at every size, and each leaf is BLAKE3(0x00 ‖ data)', () => {
     for (let n = 0; n <= leaves.length; n++) expect(toHex(tree.root(n)), `size ${n}`).toBe(toHex(mth(leaves.slice(0, n))));
@@ -90,16 +93,16 @@ describe('tlog-merkle: the RFC 6962 tree', () => {
 });
 
 describe('tlog-head: the signed tree head', () => {
-  const head = signTreeHead({ size: 5n, root: mth(leaves.slice(0, 5)), timestamp: 1_700_000_000n }, steward);
-  const bytes = encodeTreeHead(head);
+  const head = lazy(() => signTreeHead({ size: 5n, root: mth(leaves.slice(0, 5)), timestamp: 1_700_000_000n }, steward));
+  const bytes = () => encodeTreeHead(head);
 
   it('signs exactly 0x02 ‖ size (8, BE) ‖ root ‖ timestamp (8, BE), and verifies under the sealer', () => {
     const pre = treeHeadSigningBytes(head);
     expect(pre.length).toBe(49);
     expect(toHex(pre)).toBe(`02${'0000000000000005'}${toHex(head.root)}${(1_700_000_000).toString(16).padStart(16, '0')}`);
     expect(defaultEd25519().verify(head.signature, pre, steward.publicKey)).toBe(true);
-    expect(verifyTreeHead(bytes, steward.did)).toEqual(head);
-    expect(parseTreeHead(bytes).steward).toBe(steward.did);
+    expect(verifyTreeHead(bytes(), steward.did)).toEqual(head);
+    expect(parseTreeHead(bytes()).steward).toBe(steward.did);
   });
 
   it('refuses in the documented order: malformed, root, unsigned, wrong key, bad signature', () => {
@@ -122,9 +125,9 @@ describe('tlog-head: the signed tree head', () => {
     expect(codeOf(() => verifyTreeHead(m({}, ['signature']), steward.did))).toBe('ERR_TLOG_HEAD_UNSIGNED');
     expect(codeOf(() => verifyTreeHead(m({ signature: new Uint8Array(0) }), steward.did))).toBe('ERR_TLOG_HEAD_UNSIGNED');
     expect(codeOf(() => verifyTreeHead(m({}, ['signature']), mallory.did))).toBe('ERR_TLOG_HEAD_UNSIGNED'); // unsigned before key
-    expect(codeOf(() => verifyTreeHead(bytes, mallory.did))).toBe('ERR_TLOG_HEAD_WRONG_KEY');
+    expect(codeOf(() => verifyTreeHead(bytes(), mallory.did))).toBe('ERR_TLOG_HEAD_WRONG_KEY');
     expect(codeOf(() => verifyTreeHead(m({ timestamp: 1n }), steward.did))).toBe('ERR_TLOG_HEAD_SIGNATURE_INVALID');
-    expect(codeOf(() => verifyTreeHead(bytes, 'not a did'))).toBe('ERR_DID_MALFORMED');
+    expect(codeOf(() => verifyTreeHead(bytes(), 'not a did'))).toBe('ERR_DID_MALFORMED');
     expect(codeOf(() => verifyTreeHead('x' as never, steward.did))).toBe('ERR_TLOG_HEAD_MALFORMED');
   });
 

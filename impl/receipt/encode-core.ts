@@ -1,20 +1,19 @@
 // jcp §3 and §8: the canonical det-CBOR of a receipt core, written directly for speed (a decision seals one each).
 // It must equal the generic encoder's bytes exactly; impl/receipt/encode-core.test.ts checks that over random cores.
-import { compareEncodedKeys, encodeCanonical } from '../cbor/index.ts';
+import { encodeCanonical } from '../cbor/index.ts';
 import { coreToCbor, type ReceiptCore } from './core.ts';
 
+// jcp §3: "length-first then bytewise key order": the fields in that order, written out rather than sorted at load
+// through the generic encoder (impl/receipt/encode-core.test.ts holds every core's bytes to the generic encoder's, so
+// a field out of order fails there)
 const FIELDS = [
-  'jcp_receipt', 'grant_id', 'issuer', 'subject', 'resource', 'action', 'payload_hash', 'frame_kind', 'trust', 'verdict',
-  'deny_reason', 'cost_uj', 'energy_provenance', 'energy_coverage', 'budget_remaining_uj', 'budget_uj', 'steward', 'chain_ids',
+  'trust', 'action', 'issuer', 'cost_uj', 'steward', 'subject', 'verdict', 'grant_id', 'resource', 'budget_uj', 'chain_ids',
+  'frame_kind', 'deny_reason', 'jcp_receipt', 'payload_hash', 'energy_coverage', 'energy_provenance', 'budget_remaining_uj',
 ] as const;
 type Field = (typeof FIELDS)[number];
-
-// jcp §3: "length-first then bytewise key order" — the order is computed once from the encoded keys
-const ORDER: ReadonlyArray<{ readonly name: Field; readonly key: Uint8Array }> = FIELDS.map((name) => ({ name, key: encodeCanonical(name) })).sort(
-  (a, b) => compareEncodedKeys(a.key, b.key),
-);
-const NAMES: readonly Field[] = ORDER.map((f) => f.name);
-const KEYS: readonly Uint8Array[] = ORDER.map((f) => f.key);
+const NAMES: readonly Field[] = FIELDS;
+// each key's det-CBOR: a text head of one byte (major type 3; every name is shorter than 24 bytes), then its ASCII
+const KEYS: readonly Uint8Array[] = NAMES.map((name) => Uint8Array.from([0x60 + name.length, ...Array.from(name, (c) => c.charCodeAt(0))]));
 
 const U64_MAX = (1n << 64n) - 1n;
 
@@ -159,7 +158,7 @@ export function writeReceiptCoreAt(core: ReceiptCore, headroom: number, tailroom
   pos = 0;
   ensure(headroom + 1);
   pos = headroom + 1; // the map head, one byte: a core has at most 18 fields (< 24), so it is patched in at the end
-  // The fields in ORDER (checked at load), each read by name: a keyed read per field costs more than the rest of the
+  // The fields in NAMES' order (UNROLLED, checked at load), each read by name: a keyed read per field costs more than the rest of the
   // field's encoding. A field that is absent adds 0 to the count, one written adds 1, one the writer cannot take -1.
   const c = core;
   body = headroom + 1;
@@ -271,7 +270,7 @@ function remember(): void {
   nextVal = val;
 }
 
-// The order the unrolled reads above follow; a mismatch with the computed canonical ORDER is a programming error.
+// The order the unrolled reads above follow; a mismatch with NAMES (the canonical order) is a programming error.
 const UNROLLED: readonly Field[] = [
   'trust', 'action', 'issuer', 'cost_uj', 'steward', 'subject', 'verdict', 'grant_id', 'resource', 'budget_uj', 'chain_ids',
   'frame_kind', 'deny_reason', 'jcp_receipt', 'payload_hash', 'energy_coverage', 'energy_provenance', 'budget_remaining_uj',
@@ -296,7 +295,7 @@ function copy(b: Uint8Array): void {
   pos += n;
 }
 
-/** Writes field `i` of ORDER with value `v`: 0 when absent, 1 when written, -1 when only the generic encoder can. */
+/** Writes field `i` of NAMES with value `v`: 0 when absent, 1 when written, -1 when only the generic encoder can. */
 function field(i: number, v: unknown): number {
   if (v === undefined) return 0;
   if (typeof v === 'string') {

@@ -2,6 +2,7 @@
 // recency fill, a content-addressed envelope, and the cascade — Tier 0 with no model call and an honest zero estimate,
 // escalation otherwise.
 import { describe, expect, it } from 'vitest';
+import { lazy } from '../_test-support.ts';
 import { ask, bm25Scores, buildEnvelope, envelopeId, queryIntent, retrieve, TIER0_ENERGY, tokenize, type Envelope, type FallbackAnswer } from './recall.ts';
 import { makeEnergy } from '../energy/energy.ts';
 import { eventId, makeEvent, payloadCid, type Event } from './event.ts';
@@ -10,14 +11,15 @@ import { makeHlc } from './hlc.ts';
 const utf8 = new TextEncoder();
 const e = (t: bigint, source: string, line: string): Event => makeEvent({ hlc: makeHlc(t, 0n), source, trust: 'FirstParty', payload: payloadCid(utf8.encode(line)), line });
 
-const LOG: Event[] = [
+// built by the first test that reads it (lazy): built at import, the event code would run outside every test
+const LOG: Event[] = lazy(() => [
   e(1n, 'file_change', 'modified src/main.ts'),
   e(2n, 'shell', 'npm test'),
   e(3n, 'app_focus', 'focused editor'),
   e(4n, 'file_change', 'modified README.md'),
   e(5n, 'shell', 'git status'),
   e(6n, 'salience', 'surfaced: build failing'),
-];
+], []);
 
 function counting(): { calls: number; fb: (env: Envelope) => FallbackAnswer } {
   const o = { calls: 0, fb: (_env: Envelope): FallbackAnswer => (o.calls++, { answer: 'model says', energy: makeEnergy({ estimated_uj: 5n, provenance: 'Estimator', obtained: { how: 'constant' } }) }) };
