@@ -1,7 +1,10 @@
 // The incremental mutation run for a pull request: Stryker on only the impl/ files changed since a base revision
-// (default origin/main), then the survivors with their clause comments (scripts/mutation-survivors.ts).
+// (default origin/main), against the committed incremental file (reports/mutation/stryker-incremental.json: a mutant
+// whose code and covering tests did not change keeps its result), then the changed files' score and survivors with
+// their clause comments (scripts/mutation-survivors.ts, into $GITHUB_STEP_SUMMARY on CI); exit 1 below `break`.
 //   tsx scripts/mutation-changed.ts [base-rev]
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 const base = process.argv[2] ?? 'origin/main';
 let changed: string[];
@@ -19,5 +22,6 @@ if (changed.length === 0) {
 }
 console.log(`mutating ${changed.length} changed file(s) since ${base}:\n  ${changed.join('\n  ')}`);
 const run = spawnSync('npx', ['stryker', 'run', '--mutate', changed.join(',')], { stdio: 'inherit' });
-spawnSync('npx', ['tsx', 'scripts/mutation-survivors.ts'], { stdio: 'inherit' });
-process.exit(run.status ?? 1);
+const breakAt = (JSON.parse(readFileSync('stryker.config.json', 'utf8')) as { thresholds?: { break?: number } }).thresholds?.break ?? 0;
+const gate = spawnSync('npx', ['tsx', 'scripts/mutation-survivors.ts', '--only', changed.join(','), '--break', String(breakAt)], { stdio: 'inherit' });
+process.exit(run.status !== 0 ? (run.status ?? 1) : (gate.status ?? 1));

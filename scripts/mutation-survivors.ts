@@ -1,8 +1,7 @@
 // Reads Stryker's JSON report (reports/mutation/mutation.json, mutation-testing-report-schema) and prints every
 // surviving or uncovered mutant with the clause comment above the mutated line (STYLE.md: "the clause sits on the line
 // above the check that enforces it"), so a survivor reads as "this sentence of the spec is not tested".
-//   tsx scripts/mutation-survivors.ts [report.json]
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 
 interface Mutant {
   readonly mutatorName: string;
@@ -28,22 +27,62 @@ export function clauseCommentAbove(source: string, line: number): string | undef
   return plain;
 }
 
-const path = process.argv[2] ?? 'reports/mutation/mutation.json';
+// tsx scripts/mutation-survivors.ts [report.json] [--only <file,...>] [--break <score>]
+//   --only: score and list only these files (a pull request's changed files); --break: exit 1 below this score.
+// With $GITHUB_STEP_SUMMARY set, the score and each survivor (file, line, mutator, replacement) go there as Markdown.
+const args = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const path = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? 'reports/mutation/mutation.json';
+const only = flag('--only')?.split(',').filter(Boolean);
+const breakAt = flag('--break') === undefined ? undefined : Number(flag('--break'));
 if (!existsSync(path)) {
   console.error(`no Stryker report at ${path}: run npm run test:mutation first`);
   process.exit(2);
 }
 const report = JSON.parse(readFileSync(path, 'utf8')) as Report;
+// Stryker's mutation score: detected (killed, timed out) over valid mutants (neither ignored nor a compile or runtime
+// error)
+const DETECTED = new Set(['Killed', 'Timeout']);
+const INVALID = new Set(['Ignored', 'CompileError', 'RuntimeError', 'Pending']);
 let survivors = 0;
 let total = 0;
+let detected = 0;
+let valid = 0;
+const rows: string[] = [];
 for (const [file, { source, mutants }] of Object.entries(report.files)) {
+  if (only && !only.includes(file)) continue;
   for (const m of mutants) {
     total++;
+    if (!INVALID.has(m.status)) valid++;
+    if (DETECTED.has(m.status)) detected++;
     if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
     survivors++;
     const at = `${file}:${m.location.start.line}:${m.location.start.column}`;
     const clause = clauseCommentAbove(source, m.location.start.line) ?? '(no comment above)';
-    console.log(`${m.status.padEnd(10)} ${at}  ${m.mutatorName}${m.replacement ? ` → ${m.replacement.replace(/\s+/g, ' ').slice(0, 60)}` : ''}\n           ${clause}`);
+    const replacement = m.replacement ? m.replacement.replace(/\s+/g, ' ').slice(0, 60) : '';
+    console.log(`${m.status.padEnd(10)} ${at}  ${m.mutatorName}${replacement ? ` → ${replacement}` : ''}\n           ${clause}`);
+    const cell = (t: string) => t.replace(/\|/g, '\\|').replace(/`/g, "'");
+    rows.push(`| ${cell(file)} | ${m.location.start.line} | ${m.mutatorName} | \`${cell(replacement)}\` | ${m.status} | ${cell(clause)} |`);
   }
 }
-console.log(`${survivors} of ${total} mutants survived or were not covered`);
+const score = valid === 0 ? 100 : (100 * detected) / valid;
+const scope = only ? `${only.length} file(s)` : 'the report';
+console.log(`${survivors} of ${total} mutants survived or were not covered; mutation score ${score.toFixed(2)}% over ${scope}`);
+const summary = process.env['GITHUB_STEP_SUMMARY'];
+if (summary) {
+  const lines = [
+    `### Mutation score ${score.toFixed(2)}% (${detected} of ${valid} mutants detected) over ${scope}${breakAt === undefined ? '' : `, break ${breakAt}%`}`,
+    '',
+    survivors === 0 ? 'No mutant survived.' : '| file | line | mutator | replacement | status | clause above |\n| --- | --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+  ];
+  appendFileSync(summary, `${lines.join('\n')}\n`);
+}
+if (breakAt !== undefined && score < breakAt) {
+  console.error(`mutation score ${score.toFixed(2)}% is below break (${breakAt}%)`);
+  process.exit(1);
+}
