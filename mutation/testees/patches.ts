@@ -151,6 +151,10 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
   'no-exclusivity-opened': [swap('impl/durable/lock.ts', "    throw new JcpError('ERR_RECORD_NO_EXCLUSIVITY'", "    if (!r.ok) return;\n    throw new JcpError('ERR_RECORD_NO_EXCLUSIVITY'")],
   'allowed-not-recorded': [swap('impl/durable/point.ts', '      record.append(entryToCbor(entry));', "      if (d.verdict !== 'allow') record.append(entryToCbor(entry));")],
   // replay re-decides an allowed decision with no recorded outcome at zero cost, and takes its receipt as it is
+  'in-flight-reported-completed': [swap('impl/durable/point.ts', "is not a recorded decision`);\n      return st;", "is not a recorded decision`);\n      return st === 'unresolved' ? 'completed' : st;")],
+  'in-flight-retried': [
+    swap('impl/durable/point.ts', '    s = replay(log);\n  } catch (x) {', "    s = replay(log);\n    for (const [id, st] of s.statuses) if (st === 'unresolved') s.ep.decide((log[id] as DecisionEntry).request);\n  } catch (x) {"),
+  ],
   'in-flight-refunded': [
     swap(
       'impl/durable/point.ts',
