@@ -61,7 +61,7 @@ async function handshake(t: Transport): Promise<TesteeInfo | TesteeFailure> {
  * The wire driver's environment for `certify --endpoint`: what the harness is told of the endpoint, since jcp §11 has
  * no handshake — the steward sealing its receipts (required), its freshness window and declared cap, an issuer it
  * honours, the classes claimed, a run label keeping this run's grants apart from an earlier run's spend, and a command
- * that restarts it (without one the restart test reads "needs --endpoint-restart", and a claimed class it belongs to
+ * that restarts it (without one the restart tests read "needs --endpoint-restart", and a claimed class it belongs to
  * gets no verdict: unexpected unless the expectation file excuses it under without_verdict).
  */
 function endpointSettings(a: Parsed, endpoint: string, testee: string | undefined): NodeJS.ProcessEnv {
@@ -280,12 +280,12 @@ export async function certify(a: Parsed): Promise<number> {
   console.log(`claims: ${info.claims.join(' ') || '(none)'}; seed ${seed}${classes ? `; classes ${classes.join(' ')}` : ''}${shard ? `; shard ${shard.index}/${shard.count} of the test files` : ''}`);
   // what an external endpoint's tests need that the run was not given, said before they run
   for (const [flag, clauses, what] of [
-    ['endpoint-restart', RESTART_TEST_CLAUSES, 'the restart test'],
-    ['endpoint-second', SECOND_WRITER_CLAUSES, 'the one-writer test'],
+    ['endpoint-restart', RESTART_TEST_CLAUSES, 'the restart tests read'],
+    ['endpoint-second', SECOND_WRITER_CLAUSES, 'the one-writer test reads'],
   ] as const) {
     if (!endpoint || str(a, flag) !== undefined) continue;
     const needing = [...new Set(clauses.flatMap((id) => findClause(id)?.classes ?? []))].filter((k) => info.claims.includes(k) && (!classes || classes.includes(k)));
-    if (needing.length) console.log(`note: without --${flag} ${what} reads "needs --${flag}", so claimed ${needing.join(', ')} will get no verdict (and fail the run unless the expectation file excuses it)`);
+    if (needing.length) console.log(`note: without --${flag} ${what} "needs --${flag}", so claimed ${needing.join(', ')} will get no verdict (and fail the run unless the expectation file excuses it)`);
   }
 
   makeFolder(reportDir, 'the report folder');

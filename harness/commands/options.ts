@@ -73,7 +73,7 @@ export const VERBS: readonly VerbSpec[] = [
       { name: 'endpoint-issuer-seed', value: '<hex>', description: 'with --endpoint: the 32-byte seed (64 hex digits) of an issuer the endpoint honours' },
       { name: 'endpoint-claims', value: '<list>', description: 'with --endpoint: the classes the endpoint claims, e.g. C8,C13' },
       { name: 'endpoint-run', value: '<label>', description: "with --endpoint: a label keeping this run's grants apart from an earlier run's" },
-      { name: 'endpoint-restart', value: '<command>', description: 'with --endpoint: a command that restarts the endpoint (without one the restart test reads "needs --endpoint-restart")' },
+      { name: 'endpoint-restart', value: '<command>', description: 'with --endpoint: a command that restarts the endpoint (without one the restart tests read "needs --endpoint-restart")' },
       { name: 'endpoint-second', value: '<command>', description: 'with --endpoint: a command that starts a second instance on the endpoint\'s record in the foreground, which must fail to start (without one the one-writer test reads "needs --endpoint-second")' },
     ],
     notes: [

@@ -19,7 +19,7 @@
 //                            Without it the one-writer test reads "needs --endpoint-second".
 //   JCP_ENDPOINT_RESTART     a shell command that restarts the endpoint (it returns once the restart is under way;
 //                            the harness then waits up to 30 s for the endpoint to accept connections). Without it
-//                            the restart test reads "needs --endpoint-restart" (harness/clause.ts RunLacks).
+//                            the restart tests read "needs --endpoint-restart" (harness/clause.ts RunLacks).
 // Its clock is assumed within a few seconds of the harness's: requests are stamped with the harness's clock.
 import { execSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
