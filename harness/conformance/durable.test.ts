@@ -149,15 +149,18 @@ async function settle(p: DurablePointHandle, outcomes: ReadonlyArray<readonly [D
   return true;
 }
 
+/** The shared client, a record path named `name` and requests under a fresh 1000 µJ root grant of its own. */
+async function blackBox(name: string) {
+  const g = await rootGrant({ budget_uj: 1000n, nonce: nonce(`durable:${name}`) });
+  return { impl: implementation(), file: path.join(dir, `${name}.rec`), req: (label: string, uj: bigint) => requestUnder(g, label, uj) };
+}
+
 describe('durable record through the testee', () => {
   clauseIt(
     ['jcp/4.11#single-writer', 'jcp/4.11#exclusive-access-on-open', 'jcp/4.11#fail-start-if-held'],
     'a second open of a held record is refused ERR_RECORD_LOCKED, before and after the holder decides; once released, it opens',
     async () => {
-      const impl = implementation();
-      const file = path.join(dir, 'black-box.rec');
-      const g = await rootGrant({ budget_uj: 1000n, nonce: nonce('durable:black-box') });
-      const req = (label: string, uj: bigint) => requestUnder(g, label, uj);
+      const { impl, file, req } = await blackBox('black-box');
       const a = await impl.openDurable(file, 'holder-A', stewardKey.seed);
       expect(a.replayed).toBe(0n);
       await expectCode(impl.openDurable(file, 'holder-B', stewardKey.seed), 'ERR_RECORD_LOCKED');
@@ -174,10 +177,7 @@ describe('durable record through the testee', () => {
     ['jcp/4.11#record-allowed-durably', 'jcp/4.11#re-establish-before-deciding'],
     'closed and reopened by another holder, the record re-establishes the spend before deciding: 700 of 1000 µJ allowed, then 700 denied budget-exceeded and 300 allowed',
     async () => {
-      const impl = implementation();
-      const file = path.join(dir, 'black-box-reopen.rec');
-      const g = await rootGrant({ budget_uj: 1000n, nonce: nonce('durable:black-box-reopen') });
-      const req = (label: string, uj: bigint) => requestUnder(g, label, uj);
+      const { impl, file, req } = await blackBox('black-box-reopen');
       const a = await impl.openDurable(file, 'holder-A', stewardKey.seed);
       expect((await a.decide(req('first', 700n))).verdict).toBe('allow');
       await a.close();
@@ -194,10 +194,7 @@ describe('durable record through the testee', () => {
     ['jcp/4.11#in-flight-stays-debited'],
     'reopened by another holder, an allowed decision left with no outcome stays debited beside one completed and one failed: of 1000 µJ, 400 are left',
     async () => {
-      const impl = implementation();
-      const file = path.join(dir, 'black-box-in-flight-debit.rec');
-      const g = await rootGrant({ budget_uj: 1000n, nonce: nonce('durable:in-flight-debit') });
-      const req = (label: string, uj: bigint) => requestUnder(g, label, uj);
+      const { impl, file, req } = await blackBox('black-box-in-flight-debit');
       const a = await impl.openDurable(file, 'holder-A', stewardKey.seed);
       const inFlight = await a.decide(req('left in flight', 300n));
       const done = await a.decide(req('completed', 200n));
@@ -223,10 +220,7 @@ describe('durable record through the testee', () => {
     ['jcp/4.11#in-flight-not-settled', 'jcp/4.11#in-flight-not-retried'],
     'a decision found on reopen with no outcome reads unresolved (naming its holder, if a holder is named), never completed or failed, and is not decided again; an operator settles it, and that outcome holds across the next reopen',
     async () => {
-      const impl = implementation();
-      const file = path.join(dir, 'black-box-in-flight-status.rec');
-      const g = await rootGrant({ budget_uj: 1000n, nonce: nonce('durable:in-flight-status') });
-      const req = (label: string, uj: bigint) => requestUnder(g, label, uj);
+      const { impl, file, req } = await blackBox('black-box-in-flight-status');
       const a = await impl.openDurable(file, 'holder-A', stewardKey.seed);
       const x = await a.decide(req('left in flight', 300n));
       const y = await a.decide(req('completed', 200n));
@@ -261,10 +255,7 @@ describe('durable record through the testee', () => {
     ['jcp/9#c26-one-writer', 'jcp/4.11#no-exclusivity-fail-open'],
     'asked to stand in a platform without exclusivity, the open fails ERR_RECORD_NO_EXCLUSIVITY and leaves nothing recorded; the same record then opens exclusively',
     async () => {
-      const impl = implementation();
-      const file = path.join(dir, 'black-box-no-lock.rec');
-      const g = await rootGrant({ budget_uj: 1000n, nonce: nonce('durable:black-box-no-lock') });
-      const req = (label: string, uj: bigint) => requestUnder(g, label, uj);
+      const { impl, file, req } = await blackBox('black-box-no-lock');
       // "MUST fail to open the record rather than proceed": a point that opened unlocked would answer with a handle
       await expectCode(impl.openDurable(file, 'holder-A', stewardKey.seed, undefined, { simulate: 'no-exclusivity' }), 'ERR_RECORD_NO_EXCLUSIVITY');
       // the refused open took no claim (the record opens at once) and recorded nothing (nothing to replay)

@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect } from 'vitest';
 import { clauseIt, RunLacks } from '../clause.ts';
 import { fcParams } from '../external-vectors.ts';
-import { closeWireTarget, connectWire, encodeWireRequest, signWireRequest, wireTarget, type UnsignedWireRequest, type WireClient, type WireTarget } from '../drivers/wire.ts';
+import { closeWireTarget, connectWire, encodeWireRequest, onConnection, signWireRequest, wireTarget, type UnsignedWireRequest, type WireClient, type WireTarget } from '../drivers/wire.ts';
 import { bob, carol, dave, key, mallory, nonce } from '../fixtures.ts';
 import {
   attenuate,
@@ -343,15 +343,6 @@ describe('the decision space over the jcp/1 wire, against the reference', () => 
   );
 });
 
-/** `fn` over a fresh connection to the endpoint, closed afterwards. */
-async function onConnection<T>(t: WireTarget, fn: (c: WireClient) => Promise<T>): Promise<T> {
-  const c = await connectWire(t.urls[0]!);
-  try {
-    return await fn(c);
-  } finally {
-    await c.close();
-  }
-}
 
 /** JSON.stringify's replacer for bigints (receipt cores hold them). */
 function big(_k: string, v: unknown): unknown {

@@ -12,6 +12,7 @@ import { clauseIt, contract, RunLacks } from '../clause.ts';
 import {
   closeWireTarget,
   connectWire,
+  onConnection,
   encodeWireRequest,
   frameMessage,
   signWireRequest,
@@ -99,15 +100,6 @@ async function rejection(c: WireClient, bytes: Uint8Array, ms = 4000): Promise<W
   }
 }
 
-/** `fn` over a fresh connection to the endpoint, closed afterwards whatever `fn` did. */
-async function onConnection<T>(t: WireTarget, fn: (c: WireClient) => Promise<T>): Promise<T> {
-  const c = await connectWire(t.urls[0]!);
-  try {
-    return await fn(c);
-  } finally {
-    await c.close();
-  }
-}
 
 /** Signs and sends a request on `sg` by bob costing `uj`, its payload named by `probe` (so each is a new request). */
 async function spend(t: WireTarget, c: WireClient, sg: SignedGrant, uj: bigint, probe: string): Promise<{ response: WireResponse; core: ReceiptCore }> {

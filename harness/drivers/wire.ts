@@ -29,7 +29,7 @@ import { fromHex } from '../../impl/bytes.ts';
 import type { CborInput, CborMap } from '../../impl/cbor/index.ts';
 import { deriveSeed, keyPairFromSeed, type KeyPair } from '../../impl/identity/ed25519.ts';
 import { formatWireEndpoint, parseWireEndpoint } from '../../impl/wire/address.ts';
-import { connectWire } from '../../impl/wire/client.ts';
+import { connectWire, type WireClient } from '../../impl/wire/client.ts';
 import { WIRE_FRESHNESS_WINDOW_S, WIRE_MAX_MESSAGE_BYTES } from '../../impl/wire/codec.ts';
 import { createWireServer, type WireGate } from '../../impl/wire/server.ts';
 import { TesteeFailure, UnimplementedError, type TesteeInfo, type Transport } from '../implementation.ts';
@@ -68,6 +68,16 @@ export interface WireTarget {
   readonly second?: () => Promise<string | undefined>;
   readonly inProcess: boolean;
   close(): Promise<void>;
+}
+
+/** `fn` over a fresh connection to the target's first address, closed afterwards whatever `fn` did. */
+export async function onConnection<T>(t: WireTarget, fn: (c: WireClient) => Promise<T>): Promise<T> {
+  const c = await connectWire(t.urls[0]!);
+  try {
+    return await fn(c);
+  } finally {
+    await c.close();
+  }
 }
 
 let shared: Promise<WireTarget> | undefined;
