@@ -65,7 +65,8 @@ describe('a testee and the processes it starts', () => {
   it('a hung testee behind a wrapper shell is killed with its child when its request times out: no process is left', async () => {
     const pidFile = join(TMP, 'hang.json');
     // `sh -c '…; true'` keeps the shell alive as the parent (no exec), as a wrapper script does
-    const t = testeeTransport(`node ${testeeScript(pidFile, 'hang')}; true`, { timeoutMs: 500, startupTimeoutMs: 500 });
+    // long enough for node to start and write its pids on a loaded machine (killed first, it would write none)
+    const t = testeeTransport(`node ${testeeScript(pidFile, 'hang')}; true`, { timeoutMs: 4000, startupTimeoutMs: 4000 });
     const err = await t.hello().then(
       () => undefined,
       (e: unknown) => e,
