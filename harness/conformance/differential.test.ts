@@ -12,18 +12,9 @@ import { inProcessTransport } from '../drivers/in-process.ts';
 import { fcParams } from '../external-vectors.ts';
 import { Implementation } from '../implementation.ts';
 import { buildCase, writeCase } from '../property/case.ts';
-import { DEFAULT_RUNS, PROPERTIES, PROPERTY_NAMES, runProperty } from '../property/differential.ts';
+import { PROPERTIES, PROPERTY_NAMES, propertyRuns, runProperty } from '../property/differential.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/** Sequences per property for this run. */
-export function propertyRuns(): number {
-  const v = process.env['JCP_PROPERTY_RUNS'];
-  if (v === undefined) return DEFAULT_RUNS;
-  const n = Number(v);
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`JCP_PROPERTY_RUNS must be a positive integer, not ${JSON.stringify(v)}`);
-  return n;
-}
 
 describe('differential properties against the reference', () => {
   const runs = propertyRuns();

@@ -19,6 +19,7 @@ import { claimsByteContract, clauseIt, RunLacks } from '../clause.ts';
 import { testeeInfo } from '../driver.ts';
 import { UnimplementedError } from '../implementation.ts';
 import { fcParams } from '../external-vectors.ts';
+import { propertyRuns } from '../property/differential.ts';
 import { closeWireTarget, connectWire, encodeWireRequest, onConnection, signWireRequest, wireTarget, type UnsignedWireRequest, type WireClient, type WireTarget } from '../drivers/wire.ts';
 import { bob, carol, dave, key, mallory, nonce } from '../fixtures.ts';
 import {
@@ -39,10 +40,7 @@ import {
 afterAll(() => closeWireTarget());
 
 /** Sequences per run: a third of the differential properties' (JCP_PROPERTY_RUNS, certify --property-runs), at least 10. */
-function runs(): number {
-  const v = Number(process.env['JCP_PROPERTY_RUNS'] ?? 60);
-  return Math.max(10, Math.ceil((Number.isSafeInteger(v) && v > 0 ? v : 60) / 3));
-}
+const runs = (): number => Math.max(10, Math.ceil(propertyRuns() / 3));
 
 const HOLDERS: readonly KeyPair[] = [bob, carol, dave];
 const STRANGER = key('wire-decisions:stranger');
@@ -190,7 +188,7 @@ function requestOf(chain: readonly SignedGrant[], d: RequestDraw, otherResource:
   const at = d.link % chain.length;
   const link = chain[at]!;
   const g = link.grant;
-  const subject = [bob, carol, dave].find((k) => k.did === g.subject)!;
+  const subject = HOLDERS.find((k) => k.did === g.subject)!;
   const signer = d.caller === 'subject' ? subject : d.link % 2 ? STRANGER : mallory;
   const actions = g.capability.actions;
   const frame = {

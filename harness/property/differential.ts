@@ -278,6 +278,15 @@ export const DEFAULT_RUNS = 60;
 export const DEEP_RUNS = 1000;
 export const MAX_OPS = 12;
 
+/** Sequences per property for this run: JCP_PROPERTY_RUNS (certify --property-runs N, --deep), else DEFAULT_RUNS. */
+export function propertyRuns(): number {
+  const v = process.env['JCP_PROPERTY_RUNS'];
+  if (v === undefined) return DEFAULT_RUNS;
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`JCP_PROPERTY_RUNS must be a positive integer, not ${JSON.stringify(v)}`);
+  return n;
+}
+
 /** The result of running one property: passed, or the shrunk failing sequence and how it was found. */
 export interface PropertyResult {
   readonly property: PropertyName;
