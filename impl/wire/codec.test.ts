@@ -13,13 +13,17 @@ import {
   decodeWireReply,
   decodeWireRequest,
   encodeWireRefusal,
+  parseWireRequest,
+  WIRE_MAX_MESSAGE_BYTES,
   encodeWireRequest,
   encodeWireResponse,
   frameMessage,
   signWireRequest,
+  verifyWireBodySignature,
   verifyWireSignature,
   WireFrameReader,
   wireSigningBytes,
+  wireSigningBytesOfBody,
   type UnsignedWireRequest,
 } from './codec.ts';
 
@@ -70,6 +74,51 @@ describe('WireRequest codec (jcp §11)', () => {
     expect(codeOf(() => signWireRequest(unsigned(), mallory))).toBe('ERR_BAD_ARGUMENT');
   });
 
+  it('the preimage read off an accepted body is the canonical encoding of its other fields, for any request', () => {
+    const requests = fc.record({
+      uj: fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
+      provenance: fc.constantFrom('HwShunt' as const, 'ModelBased' as const, 'Estimator' as const),
+      partial: fc.boolean(),
+      now: fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
+      payload: fc.string(),
+      budget: fc.bigInt({ min: 0n, max: 1n << 40n }),
+      trust: fc.constantFrom('control' as const, 'data' as const),
+    });
+    fc.assert(
+      fc.property(requests, (x) => {
+        const g = mintGrant(alice, { subject: bob.did, resource, actions: ['call'], budget_uj: x.budget, nonce: new Uint8Array(16).fill(3) });
+        const u = unsigned({
+          frame: { kind: 'tool-call', trust: x.trust, grant_id: grantId(g.grant), action: 'call', resource, payload_hash: contentId({ payload: x.payload }) },
+          chain: [g],
+          cost: { uj: x.uj, provenance: x.provenance, ...(x.partial ? { coverage: 'Partial' as const } : {}) },
+          now: x.now,
+        });
+        const b = encodeWireRequest(signWireRequest(u, bob));
+        const r = decodeWireRequest(b);
+        expect(toHex(wireSigningBytesOfBody(b)!)).toBe(toHex(wireSigningBytes(u)));
+        expect(verifyWireBodySignature(b, r)).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a body whose last entry is not a 64-byte signature gives no preimage; a changed signed byte fails either way', () => {
+    expect(wireSigningBytesOfBody(body.subarray(0, body.length - 1))).toBeUndefined();
+    expect(wireSigningBytesOfBody(new Uint8Array(0))).toBeUndefined();
+    const other = body.slice();
+    other[0] = 0xa5;
+    expect(wireSigningBytesOfBody(other)).toBeUndefined();
+    const r = decodeWireRequest(body);
+    // the signature itself changed: the preimage is the same, the verdict false
+    const forged = body.slice();
+    forged[forged.length - 1] = forged[forged.length - 1]! ^ 1;
+    expect(toHex(wireSigningBytesOfBody(forged)!)).toBe(toHex(wireSigningBytesOfBody(body)!));
+    expect(verifyWireBodySignature(forged, decodeWireRequest(forged))).toBe(false);
+    // a signed field changed (now), the old signature kept
+    const moved = encodeWireRequest({ ...r, now: r.now + 1n });
+    expect(verifyWireBodySignature(moved, decodeWireRequest(moved))).toBe(false);
+  });
+
   it('refuses a non-canonical body with ERR_WIRE_NON_CANONICAL, naming the decoder code', () => {
     // the top-level map head 0xa6 (6 entries) written in the non-shortest form 0xb8 0x06
     expect(body[0]).toBe(0xa6);
@@ -106,6 +155,74 @@ describe('WireRequest codec (jcp §11)', () => {
     expect(decodeWireRequest(partial).cost.coverage).toBe('Partial');
     const m = decodeCanonical(body) as CborMap;
     expect([...(m.get('cost') as CborMap).keys()]).toEqual(['uj', 'provenance']);
+  });
+});
+
+describe('links seen before (jcp §11 strict parsing, unchanged by the memo of signed grants)', () => {
+  const carol = keyPairFromSeed(deriveSeed('carol'));
+  const second = mintGrant(bob, { subject: carol.did, resource, actions: ['call'], budget_uj: 10n, nonce: new Uint8Array(16).fill(4) });
+  const twoLinks = encodeWireRequest(signWireRequest(unsigned({ chain: [sg, second] }), bob));
+
+  /** What the strict decoder and the parser alone make of `b`: the request's bytes again, or the refusal. */
+  function plain(b: Uint8Array): string {
+    let v;
+    try {
+      v = decodeCanonical(b, { maxBytes: WIRE_MAX_MESSAGE_BYTES });
+    } catch (e) {
+      return `ERR_WIRE_NON_CANONICAL: the body is not canonical det-CBOR: ${(e as Error).message}`;
+    }
+    try {
+      return toHex(encodeWireRequest(parseWireRequest(v)));
+    } catch (e) {
+      return isJcpError(e) ? e.message : `untyped ${String(e)}`;
+    }
+  }
+  function viaCodec(b: Uint8Array): string {
+    try {
+      return toHex(encodeWireRequest(decodeWireRequest(b)));
+    } catch (e) {
+      return isJcpError(e) ? e.message : `untyped ${String(e)}`;
+    }
+  }
+
+  it('a link whose bytes were accepted before comes back as the same frozen value, in a request equal to the strict reading', () => {
+    const first = decodeWireRequest(twoLinks);
+    const again = decodeWireRequest(twoLinks);
+    expect(again.chain[0]).toBe(first.chain[0]);
+    expect(again.chain[1]).toBe(first.chain[1]);
+    expect(Object.isFrozen(again.chain[0])).toBe(true);
+    expect(viaCodec(twoLinks)).toBe(plain(twoLinks));
+    expect(viaCodec(twoLinks)).toBe(toHex(twoLinks));
+  });
+
+  it('every one-byte change and every truncation of a body with known links is read exactly as the strict path reads it', () => {
+    decodeWireRequest(twoLinks);
+    let refused = 0;
+    for (let at = 0; at < twoLinks.length; at++) {
+      for (const x of [0x01, 0x20, 0x80, 0xff]) {
+        const b = twoLinks.slice();
+        b[at] = b[at]! ^ x;
+        const want = plain(b);
+        expect(viaCodec(b), `byte ${at} ^ ${x}`).toBe(want);
+        if (!/^[0-9a-f]+$/.test(want)) refused++;
+      }
+      const cut = twoLinks.subarray(0, at);
+      expect(viaCodec(cut), `cut at ${at}`).toBe(plain(cut));
+    }
+    // the changes exercised both outcomes
+    expect(refused).toBeGreaterThan(0);
+    expect(refused).toBeLessThan(twoLinks.length * 4);
+  });
+
+  it('links reordered, repeated or dropped are read as the strict path reads them', () => {
+    decodeWireRequest(twoLinks);
+    for (const chain of [[second, sg], [sg, sg], [second], [sg, second, sg]]) {
+      const b = encodeWireRequest(signWireRequest(unsigned({ chain }), bob));
+      expect(viaCodec(b)).toBe(plain(b));
+      expect(viaCodec(b)).toBe(toHex(b));
+    }
+    const oneByteLonger = concatBytes(twoLinks, new Uint8Array([0]));
+    expect(viaCodec(oneByteLonger)).toBe(plain(oneByteLonger));
   });
 });
 

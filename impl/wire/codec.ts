@@ -87,6 +87,37 @@ export function verifyWireSignature(r: WireRequest, backend: Ed25519 = defaultEd
   return backend.verify(signature, wireSigningBytes(rest), didPublicKey(r.caller));
 }
 
+// The tail of a canonical WireRequest body: "signature" is the longest of its six keys, so in det-CBOR's length-first
+// key order (jcp §3) its entry comes last: the text key (0x69 + 9 bytes), then a 64-byte byte string (0x58 0x40 + 64).
+const SIGNATURE_ENTRY = Uint8Array.from([0x69, ...new TextEncoder().encode('signature'), 0x58, 0x40]);
+const SIGNATURE_ENTRY_BYTES = SIGNATURE_ENTRY.length + 64;
+
+/**
+ * The caller's signature preimage read off a request body that {@link decodeWireRequest} accepted, without encoding
+ * the request again: the same six-entry map (0xa6) less its last entry, the signature, is the five-entry map (0xa5) of
+ * the other fields in the same canonical bytes. Returns undefined when `body` does not have that shape (then
+ * {@link wireSigningBytes} of the parsed request is the preimage).
+ */
+export function wireSigningBytesOfBody(body: Uint8Array): Uint8Array | undefined {
+  const at = body.length - SIGNATURE_ENTRY_BYTES;
+  if (at < 1 || body[0] !== 0xa6) return undefined;
+  for (let i = 0; i < SIGNATURE_ENTRY.length; i++) if (body[at + i] !== SIGNATURE_ENTRY[i]) return undefined;
+  const out = new Uint8Array(at);
+  out.set(body.subarray(0, at));
+  out[0] = 0xa5;
+  return out;
+}
+
+/**
+ * {@link verifyWireSignature} for a request decoded from `body`: the preimage is read off the body where it has the
+ * canonical shape, so the request is not encoded a second time.
+ */
+export function verifyWireBodySignature(body: Uint8Array, r: WireRequest, backend: Ed25519 = defaultEd25519()): boolean {
+  const preimage = wireSigningBytesOfBody(body);
+  if (preimage === undefined) return verifyWireSignature(r, backend);
+  return backend.verify(r.signature, preimage, didPublicKey(r.caller));
+}
+
 /** The canonical body of a WireRequest (no length prefix). */
 export function encodeWireRequest(r: WireRequest): Uint8Array {
   return encodeCanonical({ ...unsignedToCbor(r), signature: r.signature });
@@ -238,8 +269,12 @@ function parseCost(v: CborValue | undefined): Cost {
 
 const REQUEST_FIELDS = ['frame', 'chain', 'caller', 'cost', 'now', 'signature'];
 
-/** A WireRequest from its decoded value, every field validated; throws ERR_WIRE_MALFORMED naming the field. */
-export function parseWireRequest(v: CborValue): WireRequest {
+/**
+ * A WireRequest from its decoded value, every field validated; throws ERR_WIRE_MALFORMED naming the field.
+ * `grantAt(i, link, parse)`, where given, answers link i of the chain, already parsed or by `parse` (see
+ * {@link decodeWireRequest}).
+ */
+export function parseWireRequest(v: CborValue, grantAt?: (i: number, link: CborValue, parse: () => SignedGrant) => SignedGrant): WireRequest {
   const m = fields(v, REQUEST_FIELDS, REQUEST_FIELDS, '$');
   const chainV = m.get('chain');
   // jcp §11: "chain is the full delegation chain, root first (a single un-delegated grant is a one-link chain)"
@@ -250,7 +285,12 @@ export function parseWireRequest(v: CborValue): WireRequest {
   if (!(signature instanceof Uint8Array) || signature.length !== 64) malformed('$.signature must be a byte string of 64 bytes');
   return Object.freeze({
     frame: inner(() => parseFrame(m.get('frame') as CborValue, '$.frame')),
-    chain: Object.freeze(chainV.map((g, i) => inner(() => parseSignedGrant(g, `$.chain[${i}]`)))),
+    chain: Object.freeze(
+      chainV.map((g, i) => {
+        const parse = () => inner(() => parseSignedGrant(g, `$.chain[${i}]`));
+        return grantAt === undefined ? parse() : grantAt(i, g, parse);
+      }),
+    ),
     caller,
     cost: parseCost(m.get('cost')),
     now: uint(m.get('now'), '$.now'),
@@ -261,9 +301,157 @@ export function parseWireRequest(v: CborValue): WireRequest {
 /**
  * Decodes a request body strictly: ERR_WIRE_NON_CANONICAL for bytes that are not the one canonical det-CBOR form
  * (the decoder's own code in detail.cause_code), ERR_WIRE_MALFORMED for a canonical value that is not a WireRequest.
+ *
+ * A signed grant whose exact bytes were accepted before is neither decoded nor parsed again: requests under one grant
+ * repeat its bytes, and both steps are functions of those bytes alone (a link's depth in the body is always the same),
+ * so the earlier result is the same value. It is a frozen object shared between the requests that carry those bytes,
+ * with its id and signature check memoised on it. Everything else in the body is decoded strictly every time; any
+ * body the short path does not take, or that fails on it, takes the whole path, so a refusal is always the one the
+ * whole body's decode gives.
  */
 export function decodeWireRequest(body: Uint8Array, cap = WIRE_MAX_MESSAGE_BYTES): WireRequest {
-  return parseWireRequest(decodeBody(body, cap));
+  const known = body.length <= cap ? knownLinks(body) : undefined;
+  if (known !== undefined) {
+    try {
+      return parseWireRequest(decodeBody(known.residual, cap), (i, link, parse) => {
+        const sg = known.links[i];
+        if (sg === undefined) return remember(body, known.spans[i], parse());
+        // the placeholder is where the link was: anything else means the spans were misread, and the whole path decides
+        if (link !== i) throw new Error('a known link is not where its placeholder was put');
+        return sg;
+      });
+    } catch {
+      // the whole path below gives the refusal, with the byte offsets of the body itself
+    }
+  }
+  const v = decodeBody(body, cap);
+  const spans = chainSpans(body);
+  return parseWireRequest(v, spans === undefined ? undefined : (i, _link, parse) => remember(body, spans[i], parse()));
+}
+
+/** Signed grants accepted before, by their bytes, oldest dropped first; a link longer than the byte limit is not kept. */
+const GRANT_MEMO_ENTRIES = 1024;
+const GRANT_MEMO_MAX_BYTES = 4096;
+const grantMemo = new Map<string, SignedGrant>();
+
+function linkKey(body: Uint8Array, span: readonly [number, number]): string | undefined {
+  if (span[1] - span[0] > GRANT_MEMO_MAX_BYTES) return undefined;
+  return Buffer.from(body.buffer, body.byteOffset + span[0], span[1] - span[0]).toString('latin1');
+}
+
+function remember(body: Uint8Array, span: readonly [number, number] | undefined, sg: SignedGrant): SignedGrant {
+  const key = span === undefined ? undefined : linkKey(body, span);
+  if (key === undefined) return sg;
+  if (grantMemo.size >= GRANT_MEMO_ENTRIES) grantMemo.delete(grantMemo.keys().next().value as string);
+  grantMemo.set(key, sg);
+  return sg;
+}
+
+/**
+ * The links of `body`'s chain already known, and the body with each of them replaced by a one-byte placeholder (the
+ * unsigned integer of its index): undefined when none is known or the body's chain cannot be found. The spans come
+ * from reading heads alone, before any validation; they are right whenever the strict decode of the residual accepts
+ * it, since that decode reads the same heads to the same extents, and a known link's bytes are a whole item by
+ * themselves (they were accepted as one).
+ */
+function knownLinks(body: Uint8Array): { readonly residual: Uint8Array; readonly links: readonly (SignedGrant | undefined)[]; readonly spans: readonly (readonly [number, number])[] } | undefined {
+  const spans = chainSpans(body);
+  if (spans === undefined || spans.length > 23) return undefined;
+  let hits = 0;
+  let cut = 0;
+  const links = spans.map((span) => {
+    const key = linkKey(body, span);
+    const sg = key === undefined ? undefined : grantMemo.get(key);
+    if (sg !== undefined) {
+      hits++;
+      cut += span[1] - span[0] - 1;
+    }
+    return sg;
+  });
+  if (hits === 0) return undefined;
+  const residual = new Uint8Array(body.length - cut);
+  let from = 0;
+  let to = 0;
+  spans.forEach((span, i) => {
+    if (links[i] === undefined) return;
+    residual.set(body.subarray(from, span[0]), to);
+    to += span[0] - from;
+    residual[to++] = i;
+    from = span[1];
+  });
+  residual.set(body.subarray(from), to);
+  return { residual, links, spans };
+}
+
+/**
+ * The end of the det-CBOR item at `p` of `b`, read from heads alone, or -1 where a head is not one a canonical item
+ * can have or a length runs past the input. Nothing is validated beyond that (see {@link knownLinks}).
+ */
+function itemEnd(b: Uint8Array, p: number, depth = 0): number {
+  if (p >= b.length || depth > 64) return -1;
+  const ib = b[p]!;
+  const major = ib >> 5;
+  const ai = ib & 31;
+  if (major === 7 || ai > 27) return -1;
+  let arg = ai;
+  let q = p + 1;
+  if (ai === 24) arg = b[q++] ?? -1;
+  else if (ai === 25) {
+    arg = q + 2 <= b.length ? (b[q]! << 8) | b[q + 1]! : -1;
+    q += 2;
+  } else if (ai === 26) {
+    arg = q + 4 <= b.length ? b[q]! * 0x1000000 + ((b[q + 1]! << 16) | (b[q + 2]! << 8) | b[q + 3]!) : -1;
+    q += 4;
+  } else if (ai === 27) {
+    // only an integer's argument can be this long inside an input of at most 2^53 bytes
+    return major <= 1 && q + 8 <= b.length ? q + 8 : -1;
+  }
+  if (arg < 0 || q > b.length) return -1;
+  switch (major) {
+    case 2:
+    case 3:
+      return q + arg <= b.length ? q + arg : -1;
+    case 4:
+    case 5:
+      for (let i = 0, n = major === 4 ? arg : 2 * arg; i < n && q >= 0; i++) q = itemEnd(b, q, depth + 1);
+      return q;
+    case 6:
+      return itemEnd(b, q, depth + 1);
+    default:
+      return q;
+  }
+}
+
+const CHAIN_KEY = Uint8Array.from([0x65, ...new TextEncoder().encode('chain')]);
+
+/** The byte ranges of the chain's links, read from heads alone; undefined when no chain array is found. */
+function chainSpans(body: Uint8Array): (readonly [number, number])[] | undefined {
+  if (body.length === 0 || body[0]! >> 5 !== 5 || (body[0]! & 31) >= 24) return undefined;
+  const entries = body[0]! & 31;
+  let p = 1;
+  for (let e = 0; e < entries; e++) {
+    const keyEnd = itemEnd(body, p);
+    if (keyEnd < 0) return undefined;
+    let isChain = keyEnd - p === CHAIN_KEY.length;
+    for (let i = 0; isChain && i < CHAIN_KEY.length; i++) isChain = body[p + i] === CHAIN_KEY[i];
+    if (!isChain) {
+      p = itemEnd(body, keyEnd);
+      if (p < 0) return undefined;
+      continue;
+    }
+    const head = body[keyEnd];
+    if (head === undefined || head >> 5 !== 4 || (head & 31) >= 24) return undefined;
+    const spans: (readonly [number, number])[] = [];
+    let q = keyEnd + 1;
+    for (let i = 0; i < (head & 31); i++) {
+      const end = itemEnd(body, q);
+      if (end < 0) return undefined;
+      spans.push([q, end]);
+      q = end;
+    }
+    return spans;
+  }
+  return undefined;
 }
 
 function decodeBody(body: Uint8Array, cap: number): CborValue {

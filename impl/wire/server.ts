@@ -16,7 +16,7 @@ import {
   encodeWireRefusal,
   encodeWireResponse,
   frameMessage,
-  verifyWireSignature,
+  verifyWireBodySignature,
   WIRE_FRESHNESS_WINDOW_S,
   WIRE_MAX_MESSAGE_BYTES,
   WireFrameReader,
@@ -211,7 +211,7 @@ export function createWireServer(opts: WireServerOptions): WireServer {
       const skew = w.now > now ? w.now - now : now - w.now;
       if (skew > window) return await denied(req, 'stale-request');
       // jcp §11: "The endpoint MUST verify it before deciding; a request that fails is denied bad-signature and sealed"
-      if (!verifyWireSignature(w, backend)) return await denied(req, 'bad-signature');
+      if (!verifyWireBodySignature(body, w, backend)) return await denied(req, 'bad-signature');
       try {
         return (await gate.decideOnce(wireRequestKey(body), req, respond)).response;
       } catch (e) {
@@ -253,6 +253,23 @@ export function createWireServer(opts: WireServerOptions): WireServer {
         socket.on('drain', done);
         socket.on('close', done);
       });
+    // Answers made while the loop runs without waiting leave in one write: the socket is corked at the first and
+    // uncorked once the current run of work (this tick and the promise jobs it queued) is done, which is before the
+    // loop waits on anything (a durable gate's I/O, a drain, its turn), so no answer is held back by waiting.
+    let corked = false;
+    const flush = (): void => {
+      if (!corked) return;
+      corked = false;
+      socket.uncork();
+    };
+    const send = (frame: Uint8Array): boolean => {
+      if (!corked) {
+        corked = true;
+        socket.cork();
+        process.nextTick(flush);
+      }
+      return socket.write(frame);
+    };
     const drain = async (): Promise<void> => {
       if (draining) return;
       draining = true;
@@ -267,7 +284,10 @@ export function createWireServer(opts: WireServerOptions): WireServer {
           }
           const out = await handle(body);
           if (socket.destroyed) break;
-          if (!socket.write(frameMessage(out, Number.MAX_SAFE_INTEGER))) await writable();
+          if (!send(frameMessage(out, Number.MAX_SAFE_INTEGER))) {
+            flush();
+            await writable();
+          }
           if (paused && queue.length - head <= limits.maxInFlight / 2) {
             paused = false;
             socket.resume();
