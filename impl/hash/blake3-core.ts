@@ -35,9 +35,19 @@ const SCHEDULE: Uint8Array = (() => {
 /** Scratch: the 16 message words of the block being compressed. */
 const M = new Uint32Array(16);
 
-/** Loads the 64-byte block at `at` of `bytes` (zero past `end`) into M, little-endian. */
-function loadBlock(bytes: Uint8Array, at: number, end: number): void {
+/** True where a Uint32Array reads words little-endian, as BLAKE3 does (§2.1). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * Loads the 64-byte block at `at` of `bytes` (zero past `end`) into M, little-endian; `words`, where given, is the
+ * input seen as 32-bit words (its offset 4-aligned, the platform little-endian), read without assembling bytes.
+ */
+function loadBlock(bytes: Uint8Array, words: Uint32Array | undefined, at: number, end: number): void {
   if (at + BLOCK_LEN <= end) {
+    if (words !== undefined) {
+      for (let i = 0, w = at >> 2; i < 16; i++, w++) M[i] = words[w]!;
+      return;
+    }
     for (let i = 0; i < 16; i++, at += 4) M[i] = bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24);
     return;
   }
@@ -109,14 +119,14 @@ function compress(cv: Uint32Array, counter: number, blockLen: number, flags: num
  * The chaining value of one chunk (§2.3), `bytes[at, end)` with `end − at` at most 1024, chunk index `counter`,
  * written into `cv`; `root` sets ROOT on its last block (the input is this one chunk). `key` is the key words.
  */
-function chunkCv(cv: Uint32Array, key: ArrayLike<number>, bytes: Uint8Array, at: number, end: number, counter: number, flags: number, root: boolean): void {
+function chunkCv(cv: Uint32Array, key: ArrayLike<number>, bytes: Uint8Array, words: Uint32Array | undefined, at: number, end: number, counter: number, flags: number, root: boolean): void {
   for (let i = 0; i < 8; i++) cv[i] = key[i]!;
   let block = 0;
   // a chunk has at least one block, even when empty (the empty input is one empty block)
   do {
     const len = Math.min(BLOCK_LEN, end - at);
     const last = at + len >= end;
-    loadBlock(bytes, at, end);
+    loadBlock(bytes, words, at, end);
     const f = flags | (block === 0 ? CHUNK_START : 0) | (last ? CHUNK_END | (root ? ROOT : 0) : 0);
     compress(cv, counter, len, f);
     at += len;
@@ -154,8 +164,9 @@ function toBytes(words: Uint32Array): Uint8Array {
 export function blake3Words(bytes: Uint8Array, key: ArrayLike<number>, flags: number): Uint8Array {
   const n = bytes.length;
   const cv = new Uint32Array(8);
+  const words = LITTLE_ENDIAN && (bytes.byteOffset & 3) === 0 && n >= BLOCK_LEN ? new Uint32Array(bytes.buffer, bytes.byteOffset, n >> 2) : undefined;
   if (n <= CHUNK_LEN) {
-    chunkCv(cv, key, bytes, 0, n, 0, flags, true);
+    chunkCv(cv, key, bytes, words, 0, n, 0, flags, true);
     return toBytes(cv);
   }
   // every chunk but the last is complete; the last holds 1..1024 bytes
@@ -163,7 +174,7 @@ export function blake3Words(bytes: Uint8Array, key: ArrayLike<number>, flags: nu
   const stack: Uint32Array[] = [];
   for (let c = 0; c < chunks - 1; c++) {
     let node = new Uint32Array(8);
-    chunkCv(node, key, bytes, c * CHUNK_LEN, (c + 1) * CHUNK_LEN, c, flags, false);
+    chunkCv(node, key, bytes, words, c * CHUNK_LEN, (c + 1) * CHUNK_LEN, c, flags, false);
     // merge completed subtrees: one merge per trailing zero bit of the count of chunks done
     for (let done = c + 1; (done & 1) === 0; done >>= 1) {
       const merged = new Uint32Array(8);
@@ -172,7 +183,7 @@ export function blake3Words(bytes: Uint8Array, key: ArrayLike<number>, flags: nu
     }
     stack.push(node);
   }
-  chunkCv(cv, key, bytes, (chunks - 1) * CHUNK_LEN, n, chunks - 1, flags, false);
+  chunkCv(cv, key, bytes, words, (chunks - 1) * CHUNK_LEN, n, chunks - 1, flags, false);
   // fold the stack right to left; the last parent is the root
   while (stack.length > 0) {
     const left = stack.pop()!;

@@ -310,12 +310,12 @@ export function parseWireRequest(v: CborValue, grantAt?: (i: number, link: CborV
  * whole body's decode gives.
  */
 export function decodeWireRequest(body: Uint8Array, cap = WIRE_MAX_MESSAGE_BYTES): WireRequest {
-  const known = body.length <= cap ? knownLinks(body) : undefined;
-  if (known !== undefined) {
+  const seen = body.length <= cap ? knownLinks(body) : undefined;
+  if (seen !== undefined) {
     try {
-      return parseWireRequest(decodeBody(known.residual, cap), (i, link, parse) => {
-        const sg = known.links[i];
-        if (sg === undefined) return remember(body, known.spans[i], parse());
+      return parseWireRequest(decodeBody(seen.residual, cap), (i, link, parse) => {
+        const sg = seen.links[i];
+        if (sg === undefined) return remember(body, seen.spans[i], parse());
         // the placeholder is where the link was: anything else means the spans were misread, and the whole path decides
         if (link !== i) throw new Error('a known link is not where its placeholder was put');
         return sg;
@@ -329,21 +329,31 @@ export function decodeWireRequest(body: Uint8Array, cap = WIRE_MAX_MESSAGE_BYTES
   return parseWireRequest(v, spans === undefined ? undefined : (i, _link, parse) => remember(body, spans[i], parse()));
 }
 
-/** Signed grants accepted before, by their bytes, oldest dropped first; a link longer than the byte limit is not kept. */
+/**
+ * Signed grants accepted before, with their bytes, found by their last 64 bytes (a signed grant's signature, the last
+ * entry of its map) and taken only when every byte matches; oldest dropped first; a link over the byte limit is not kept.
+ */
 const GRANT_MEMO_ENTRIES = 1024;
 const GRANT_MEMO_MAX_BYTES = 4096;
-const grantMemo = new Map<string, SignedGrant>();
+const grantMemo = new Map<string, { readonly bytes: Uint8Array; readonly sg: SignedGrant }>();
 
 function linkKey(body: Uint8Array, span: readonly [number, number]): string | undefined {
-  if (span[1] - span[0] > GRANT_MEMO_MAX_BYTES) return undefined;
-  return Buffer.from(body.buffer, body.byteOffset + span[0], span[1] - span[0]).toString('latin1');
+  if (span[1] - span[0] > GRANT_MEMO_MAX_BYTES || span[1] - span[0] < 64) return undefined;
+  return Buffer.from(body.buffer, body.byteOffset + span[1] - 64, 64).toString('latin1');
+}
+
+function known(body: Uint8Array, span: readonly [number, number]): SignedGrant | undefined {
+  const key = linkKey(body, span);
+  const hit = key === undefined ? undefined : grantMemo.get(key);
+  if (hit === undefined || hit.bytes.length !== span[1] - span[0]) return undefined;
+  return Buffer.compare(hit.bytes, body.subarray(span[0], span[1])) === 0 ? hit.sg : undefined;
 }
 
 function remember(body: Uint8Array, span: readonly [number, number] | undefined, sg: SignedGrant): SignedGrant {
   const key = span === undefined ? undefined : linkKey(body, span);
   if (key === undefined) return sg;
   if (grantMemo.size >= GRANT_MEMO_ENTRIES) grantMemo.delete(grantMemo.keys().next().value as string);
-  grantMemo.set(key, sg);
+  grantMemo.set(key, { bytes: body.slice(span![0], span![1]), sg });
   return sg;
 }
 
@@ -360,8 +370,7 @@ function knownLinks(body: Uint8Array): { readonly residual: Uint8Array; readonly
   let hits = 0;
   let cut = 0;
   const links = spans.map((span) => {
-    const key = linkKey(body, span);
-    const sg = key === undefined ? undefined : grantMemo.get(key);
+    const sg = known(body, span);
     if (sg !== undefined) {
       hits++;
       cut += span[1] - span[0] - 1;

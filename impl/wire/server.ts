@@ -192,10 +192,24 @@ export function createWireServer(opts: WireServerOptions): WireServer {
 
   const respond = (d: Decision): Uint8Array =>
     encodeWireResponse({ decision: d.verdict === 'deny' ? { verdict: 'deny', deny_reason: d.deny_reason! } : { verdict: 'allow' }, receipt: d.receipt });
-  const denied = async (req: DecisionRequest, reason: WireDenyReason): Promise<Uint8Array> =>
-    encodeWireResponse({ decision: { verdict: 'deny', deny_reason: reason }, receipt: await gate.sealRefusal(req, reason) });
+  const response = (receipt: Uint8Array, reason: WireDenyReason): Uint8Array => encodeWireResponse({ decision: { verdict: 'deny', deny_reason: reason }, receipt });
+  /** A deny the wire seals itself; a gate that fails to seal it gets a refusal instead. */
+  function denied(req: DecisionRequest, reason: WireDenyReason): Uint8Array | Promise<Uint8Array> {
+    try {
+      const sealed = gate.sealRefusal(req, reason);
+      return sealed instanceof Promise ? sealed.then((r) => response(r, reason), refusal) : response(sealed, reason);
+    } catch (e) {
+      return refusal(e);
+    }
+  }
+  /** After the gate threw: jcp §11 "A request it cannot record is denied unrecorded"; anything else is refused. */
+  const gateFailed = (req: DecisionRequest, e: unknown): Uint8Array | Promise<Uint8Array> => (isJcpError(e, 'ERR_WIRE_UNRECORDED') ? denied(req, 'unrecorded') : refusal(e));
 
-  async function handle(body: Uint8Array): Promise<Uint8Array> {
+  /**
+   * One request body's answer: a response or a refusal, never a throw. Synchronous where the gate is (the memory
+   * gate), so a connection's loop does not wait on a promise for work that is already done.
+   */
+  function answer(body: Uint8Array): Uint8Array | Promise<Uint8Array> {
     let w: WireRequest;
     try {
       // jcp §11: "MUST reject a non-canonical body" (ERR_WIRE_NON_CANONICAL), and a body that is no WireRequest
@@ -209,19 +223,18 @@ export function createWireServer(opts: WireServerOptions): WireServer {
     try {
       // jcp §11: "MUST deny a request whose now differs from its clock by more than its freshness window as stale-request"
       const skew = w.now > now ? w.now - now : now - w.now;
-      if (skew > window) return await denied(req, 'stale-request');
+      if (skew > window) return denied(req, 'stale-request');
       // jcp §11: "The endpoint MUST verify it before deciding; a request that fails is denied bad-signature and sealed"
-      if (!verifyWireBodySignature(body, w, backend)) return await denied(req, 'bad-signature');
-      try {
-        return (await gate.decideOnce(wireRequestKey(body), req, respond)).response;
-      } catch (e) {
-        if (isJcpError(e, 'ERR_WIRE_UNRECORDED')) return await denied(req, 'unrecorded');
-        throw e;
-      }
+      if (!verifyWireBodySignature(body, w, backend)) return denied(req, 'bad-signature');
+      const decided = gate.decideOnce(wireRequestKey(body), req, respond);
+      if (decided instanceof Promise) return decided.then((d) => d.response, (e: unknown) => gateFailed(req, e));
+      return decided.response;
     } catch (e) {
-      return refusal(e);
+      return gateFailed(req, e);
     }
   }
+
+  const handle = async (body: Uint8Array): Promise<Uint8Array> => answer(body);
 
   /**
    * One connection. Bodies wait in a queue drained by one loop (answers leave in the order the requests came, so a
@@ -282,7 +295,8 @@ export function createWireServer(opts: WireServerOptions): WireServer {
             queue.splice(0, head);
             head = 0;
           }
-          const out = await handle(body);
+          let out = answer(body);
+          if (out instanceof Promise) out = await out;
           if (socket.destroyed) break;
           if (!send(frameMessage(out, Number.MAX_SAFE_INTEGER))) {
             flush();
