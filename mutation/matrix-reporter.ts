@@ -1,4 +1,4 @@
-// The kill matrix's vitest reporter (issue 7 item 4): with many mutants in one vitest run (a wrapper test file
+// The kill matrix's vitest reporter: with many mutants in one vitest run (a wrapper test file
 // <plan dir>/<mutant id>/<test file> per mutant and file, mutation/vitest.matrix.config.ts), it writes each mutant's
 // tests to its own record $JCP_MATRIX_RECORDS/<mutant id>.jsonl, line for line as harness/report/record-reporter.ts writes the primary record
 // (it delegates to one RecordReporter per mutant), so mutation/matrix.ts reads each mutant's run as before.

@@ -1,4 +1,4 @@
-// The clause-mutant kill matrix (issue 7 item 4): runs the conformance suite (harness/conformance, harness/external)
+// The clause-mutant kill matrix: runs the conformance suite (harness/conformance, harness/external)
 // against every mutant of mutation/catalog.ts and prints mutant × (conformance tests, vector packs alone, property
 // tests), a summary per class and the overall share killed. Writes reports/mutation/kill-matrix.{json,md}. Exits 1
 // when any mutant survives or the control (the decision copy with no fault) is killed.
@@ -36,7 +36,7 @@ interface Clause {
   readonly id: string;
   readonly classes: readonly string[];
 }
-// every clause file of the spec map (jcp, jouleclaw, sense): the catalog names clauses of all three (issue 7)
+// every clause file of the spec map (jcp, jouleclaw, sense): the catalog names clauses of all three
 const CLAUSES = readdirSync(join(ROOT, 'spec-map', 'clauses'))
   .filter((f) => f.endsWith('.json'))
   .sort()

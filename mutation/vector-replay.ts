@@ -1,4 +1,4 @@
-// The kill matrix's vector-pack column (issue 7 item 4): the published conformance/v1 packs replayed from disk against
+// The kill matrix's vector-pack column: the published conformance/v1 packs replayed from disk against
 // the implementation under test, one clauseIt per vector naming its clause ids — the replay half of
 // harness/conformance/vectors.test.ts without its freeze half (vectors:check regenerates every pack, which tells
 // nothing about a mutant and would cost the matrix a generator run per mutant). Imported by the matrix's wrapper files.

@@ -1,4 +1,4 @@
-// The kill matrix's vitest configuration (issue 7 item 4): many clause mutants in ONE vitest run, served in process.
+// The kill matrix's vitest configuration: many clause mutants in ONE vitest run, served in process.
 // mutation/matrix.ts writes, per mutant, a small wrapper test file <plan dir>/<mutant id>/merged/<n>-files.test.ts
 // that sets JCP_MUTANT (and JCP_EXTRA_CLAIMS) and imports the real test files it chose one after the other, so their
 // tests register under the wrapper (the vector replay gets a wrapper of its own); vitest runs every wrapper of the batch on one pool of forks, with one

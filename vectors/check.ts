@@ -1,5 +1,5 @@
 // `npm run vectors:check` — regenerates conformance/v1 into a temporary folder (os.tmpdir) and fails on any byte of
-// drift from the committed packs, printing the first differing file and the JSON path inside it (issue 7 item 2: a
+// drift from the committed packs, printing the first differing file and the JSON path inside it (a
 // change to published bytes is always deliberate). It also fails when the tcId registry is not append-only against
 // the last commit (an existing tcId's case name changed, or a tcId was dropped or reused), and when a committed pack
 // does not conform to its schema.

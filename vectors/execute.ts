@@ -315,7 +315,7 @@ async function run(impl: Implementation, type: GroupType, inp: JsonObject): Prom
       return 'error' in r ? { error: String(r.error) } : { core: toJson(r, 'core') };
     }
     default: {
-      // JouleClaw and Sense kinds (issue 8): vectors/jc-execute.ts
+      // JouleClaw and Sense kinds: vectors/jc-execute.ts
       const r = await executeJc(impl, type, inp, decideFields);
       if (!r) throw new Error(`no executor for group kind ${type}`);
       return r;

@@ -1,4 +1,4 @@
-// `npm run vectors:gen` — writes the conformance/v1 packs and their schemas (issue 7 item 2), deterministically: every
+// `npm run vectors:gen` — writes the conformance/v1 packs and their schemas, deterministically: every
 // key comes from deriveSeed, every nonce and clock is fixed, Ed25519 is deterministic, so the same tree writes the same
 // bytes on every machine. Each case (vectors/cases.ts) runs through the in-process reference behind
 // harness/implementation.ts; a case whose observed outcome is not its declared intent is never published — the
@@ -138,7 +138,7 @@ const HEADER = [
   'Bytes are lowercase hex; integers are JSON numbers. expected is {error: code} for a refusal, else the outputs; replay with vectors/README.md.',
 ];
 
-/** The extra header line of the issue 8 packs (the jcp packs' headers stay byte-identical). */
+/** The extra header line of the JouleClaw and Sense packs (the jcp packs' headers stay byte-identical). */
 const JC_HEADER: Partial<Record<PackArea, string>> = {
   jouleclaw_tlog: "JouleClaw §22 (../shared/spec/jouleclaw-SPEC.md): RFC 6962 trees with BLAKE3 over the CT test leaves; heads signed by deriveSeed('jcp-vectors/v1:steward'); roots and proofs re-checked by an independent RFC 9162 verifier (@noble/hashes) before publication.",
   jouleclaw_policy: 'JouleClaw §10, §10.1: digests recomputed from the §10.1 layout with @noble/hashes before publication; policy/1 receipts sealed by the steward (COSE_Sign1, kid = UTF-8 of its did:key).',

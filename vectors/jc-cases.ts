@@ -1,4 +1,4 @@
-// The named cases of the JouleClaw and Sense packs (issue 8 acceptance item 3): jouleclaw_tlog.json (§22 tree heads,
+// The named cases of the JouleClaw and Sense packs: jouleclaw_tlog.json (§22 tree heads,
 // inclusion and consistency proofs over the RFC 6962 test leaves hashed with BLAKE3, a log of decisions, refused
 // heads and proofs), jouleclaw_policy.json (§10.1 policy_digest, §10 policy/1 receipts), jouleclaw_receipts.json (§2
 // cascade receipts, §7 versioning, §16 contracts, verdicts and verdict receipts, §17 command_hash and the journal) and

@@ -1,4 +1,4 @@
-// Runs one JouleClaw or Sense vector (issue 8 acceptance item 3) through harness/implementation.ts and returns what
+// Runs one JouleClaw or Sense vector through harness/implementation.ts and returns what
 // the implementation answered, as pack JSON: the transparency log (jouleclaw §22: heads, inclusion and consistency
 // proofs, a log of decisions), the policy digest and policy/1 receipts (§10, §10.1), cascade receipts (§2, §7),
 // contracts, verdicts and verdict receipts (§16), handoffs and the run journal (§17), and Sense event ids, replay

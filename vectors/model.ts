@@ -1,4 +1,4 @@
-// The shape of a published conformance/v1 vector pack (issue 7, Wycheproof manner, ../shared/STYLE.md): a header with
+// The shape of a published conformance/v1 vector pack (Wycheproof manner, ../shared/STYLE.md): a header with
 // area, schema, generator version and count, flags defined once in `notes`, and test groups of one operation kind
 // whose tests each carry a never-renumbered tcId, the clause ids they check, a result and hex bytes for anything an
 // implementation must reproduce. Plain JSON values only: a pack is read by any language from disk alone.

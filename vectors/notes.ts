@@ -174,7 +174,7 @@ export const FLAG_NOTES: Readonly<Record<string, FlagNote>> = {
     description: 'The composite provenance and coverage of a trace are the floors across the outcome and every activity, never an average or the best (jcp §5.3).',
     effect: 'Aggregation improves a grade: one estimated part is reported as a measured whole.',
   },
-  // ---- issue 8: JouleClaw (jouleclaw_tlog, jouleclaw_policy, jouleclaw_receipts) and Sense (sense) ----
+  // ---- JouleClaw (jouleclaw_tlog, jouleclaw_policy, jouleclaw_receipts) and Sense (sense) ----
   ModifiedProof: {
     bugType: 'PROOF_FORGERY',
     description: 'An inclusion or consistency proof that does not prove its claim (a flipped bit, a hash missing, the wrong index, leaf or sizes, or heads in the wrong order): it must be refused (jouleclaw §22, RFC 9162 §2.1.3.2, §2.1.4.2).',

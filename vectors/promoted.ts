@@ -1,4 +1,4 @@
-// Vectors promoted from cases the differential properties found (issue 9 item 2): `jcp-conformance promote <case>`
+// Vectors promoted from cases the differential properties found: `jcp-conformance promote <case>`
 // writes the case's operation sequence to vectors/promoted/<name>.json together with what the reference observed, and
 // regenerates the packs; the sequence is published as an OpSequence vector in its property's pack, under a new tcId of
 // the append-only registry. Replaying it (vectors/execute.ts) runs the same operations through harness/property/model.ts

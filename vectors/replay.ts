@@ -1,4 +1,4 @@
-// Replay of the conformance/v1 packs from disk alone (issue 7 item 2): load each pack, check it against its published
+// Replay of the conformance/v1 packs from disk alone: load each pack, check it against its published
 // schema and its own header (count, flags defined, tcIds unique, clause ids known), then run each vector through
 // harness/implementation.ts against whatever implementation is under test and compare what it answers with the
 // pack's `expected`. Used by harness/conformance/vectors.test.ts (one clauseIt per vector) and by vectors:check.

@@ -62,7 +62,7 @@ const ENERGY: S = obj(['estimated_uj', 'provenance'], { measured_uj: UINT, estim
 const FIGURE: S = obj(['uj', 'provenance'], { uj: UINT, provenance: PROVENANCE, coverage: { const: 'Partial' } });
 const EFFICIENCY_PAYLOAD: S = { type: 'object' };
 
-// ---- issue 8: JouleClaw (jouleclaw §2, §7, §10, §16, §17, §22) and Sense (sense §2, §3, §5, §8) -------------------
+// ---- JouleClaw (jouleclaw §2, §7, §10, §16, §17, §22) and Sense (sense §2, §3, §5, §8) -------------------
 // JSON documents the spec defines (walks, receipts, contracts, evidence, verdicts, policies) are open objects: their
 // shape is the spec's, checked by the implementation under test, not by the pack schema.
 const ANY_OBJ: S = { type: 'object' };
@@ -210,7 +210,7 @@ export const PACK_KINDS: Readonly<Record<PackArea, readonly GroupType[]>> = {
   standing: ['PolicyAuthor', 'StandingFire'],
   channels: ['ChannelScript'],
   efficiency: ['EfficiencySeal', 'EfficiencyRead', 'TaskTotal', 'Trace', 'EfficiencyTotals'],
-  // issue 8
+  // JouleClaw and Sense
   jouleclaw_tlog: ['TreeHeadVerify', 'LogInclusion', 'LogConsistency', 'LogDecisions'],
   jouleclaw_policy: ['PolicyDigest', 'PolicyEvaluate', 'PolicyReceiptSeal', 'PolicyReceiptVerify'],
   jouleclaw_receipts: ['CascadeBuild', 'CascadeCheck', 'JcReceiptOpen', 'ContractCheck', 'ContractVerify', 'VerdictSeal', 'VerdictOpen', 'HandoffCommands', 'JournalScript', 'JournalOpen'],

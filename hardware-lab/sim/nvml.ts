@@ -1,4 +1,4 @@
-// The simulated NVML for CI (issue 6 item 6): builds hardware-lab/sim/fake-nvml.c into a shared library with the
+// The simulated NVML for CI: builds hardware-lab/sim/fake-nvml.c into a shared library with the
 // machine's C compiler and gives each scenario its own copy (its own path, so its own static state when loaded) with
 // a control file beside it (`<library>.ctl`, read by the fake at nvmlInit_v2). The copy is loaded through the same
 // koffi binding as the real libnvidia-ml (hardware-lab/backends/nvml.ts).

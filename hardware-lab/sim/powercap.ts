@@ -1,4 +1,4 @@
-// A simulated powercap tree for CI (issue 6 item 6): the directories and files of /sys/class/powercap that
+// A simulated powercap tree for CI: the directories and files of /sys/class/powercap that
 // hardware-lab/backends/rapl.ts reads (`name`, `energy_uj`, `max_energy_range_uj`), written by the test and advanced
 // from a scheduled timer as a counter accruing a set power would be, optionally frozen, republished in lumps, or
 // wrapping at its max_energy_range_uj. Each write is atomic (a temporary file renamed over energy_uj), so a reader

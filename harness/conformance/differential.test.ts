@@ -1,4 +1,4 @@
-// Model-based differential testing (issue 9): random operation sequences run against the implementation under test and
+// Model-based differential testing: random operation sequences run against the implementation under test and
 // the reference side by side (harness/property/), compared step by step on what each class fixes, with invariants that
 // need no reference. A disagreement is shrunk to its smallest sequence and written out as a case file
 // (JCP_CASES_DIR, default reports/cases/) that `jcp-conformance replay <case>` re-runs and `promote` publishes.

@@ -131,7 +131,7 @@ describe('jcp §5 liveness', () => {
     expect(declinedOf(r)[0]).toMatchObject({ rung: 'rapl', reason: 'not-live' });
   });
 
-  // issue 7 (kill matrix): the frozen verdict itself, not only "not live". The spec names "frozen" as a kind of not-live
+  // For the kill matrix: the frozen verdict itself, not only "not live". The spec names "frozen" as a kind of not-live
   // counter and says the implementation SHOULD record why; the reading taken is that the testee's recorded reason for a
   // counter that never advanced is 'frozen', the spec's own word, never another (e.g. too few advances). Open point:
   // PROTOCOL.md's energy.liveness leaves `reason` as free text, so this vocabulary is the reference's; it should be named there.
@@ -258,7 +258,7 @@ describe('jcp §5.1 RAPL zones', () => {
 });
 
 describe('jcp §5.1 RAPL exclusions, each with why', () => {
-  // issue 7 (kill matrix): psys is left out because it is psys (§5.1: "A psys zone already includes the packages"), not
+  // For the kill matrix: psys is left out because it is psys (§5.1: "A psys zone already includes the packages"), not
   // merely because its name is not package-<n> — the same sum can hide an implementation that would take a psys zone
   // once renamed. The exclusion reasons are the reference's words (PROTOCOL.md: "excluded with why"; open point as above).
   clauseIt(['jcp/5#every-summed-counter-live', 'jcp/5#coverage-not-overclaimed', 'jouleclaw/1.3#no-coverage-beyond-counter'], "a psys zone is excluded for being psys, and a dram zone for being dram, never as a mere non-package", async () => {

@@ -107,7 +107,7 @@ describe('jcp §4.8 priced decisions', () => {
     expect(await spends(p, [g])).toEqual([[20n, 100n]]);
   });
 
-  // issue 7 (kill matrix): the two-phase metered path (§4.9) — a priced request authorized, then denied at the debit
+  // For the kill matrix: the two-phase metered path (§4.9) — a priced request authorized, then denied at the debit
   // point (a measured cost past MaxCostUj). §9 C22: "a deny debits neither"; §4.9 still debits the breach's joules
   // ("energy that was spent is always accounted"), so the reading taken is that only the money stays put, and only the
   // money is asserted here (the joule side is caveats.test.ts's).

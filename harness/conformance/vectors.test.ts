@@ -1,4 +1,4 @@
-// Conformance: the published conformance/v1 vector packs (issue 7), replayed from disk alone against the
+// Conformance: the published conformance/v1 vector packs, replayed from disk alone against the
 // implementation under test — the in-process reference by default, a testee under JCP_TESTEE — one clauseIt per vector
 // naming the vector's own clause ids. JCP_VECTORS_DIR replays another folder of packs (a copy, or a later version).
 // Then the freeze: the committed packs are exactly what vectors/gen.ts writes (vectors:check), and one changed byte

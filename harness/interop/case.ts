@@ -1,4 +1,4 @@
-// N×N interop (issue 9 item 4): the two sides of one interop scenario. A Maker runs the PRODUCING implementation's
+// N×N interop: the two sides of one interop scenario. A Maker runs the PRODUCING implementation's
 // ops and keeps what they made, by name (signed bytes, ids, or the refusal an honest producer owes); a Recorder runs
 // the CONSUMING implementation's ops over those objects and writes down what it said, step by step, as plain JSON
 // (verdicts, deny reasons, refusal codes, spend, receipt cores — never a message). harness/interop/run.ts compares

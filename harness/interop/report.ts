@@ -1,4 +1,4 @@
-// N×N interop (issue 9 item 4): the report of a run, for the terminal and as markdown. Per class a producer × consumer
+// N×N interop: the report of a run, for the terminal and as markdown. Per class a producer × consumer
 // matrix (rows produce, columns consume: agree / DIFFER / n/a), then for each DIFFER cell the first differing case —
 // its name, what the reference and the other side said, and the hex of the object, truncated. "bytes" marks a
 // producer whose objects differ from the reference's for the same inputs; "consumed" a consumer that read some

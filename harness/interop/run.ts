@@ -1,4 +1,4 @@
-// N×N interop (issue 9 item 4): runs every scenario of ./scenarios.ts with every participant as producer and every
+// N×N interop: runs every scenario of ./scenarios.ts with every participant as producer and every
 // participant as consumer, and judges each (producer, consumer) pair per class against the in-process reference.
 //
 // The oracle is the reference, in this process, on a client of its own (a separate adapter from any participant's):

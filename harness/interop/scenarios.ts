@@ -1,4 +1,4 @@
-// N×N interop (issue 9 item 4): the scenarios, one per conformance class of jcp §9 whose objects cross between
+// N×N interop: the scenarios, one per conformance class of jcp §9 whose objects cross between
 // implementations — grants (C1), attenuation and depth (C2, §4.4), budgets (C3), receipts (C5), revocation (C6),
 // chains and caveats (C7, §4.9), shards (C11), payload binding (C23), and non-canonical encodings (C-neg, §3/§11).
 // Each scenario PRODUCES its objects through the producer's own ops (mint, attenuate, shard, mintRevocation, decide

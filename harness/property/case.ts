@@ -1,4 +1,4 @@
-// Replayable cases (issue 9 item 2): a failing sequence found by a differential property, shrunk, written out as JSON
+// Replayable cases: a failing sequence found by a differential property, shrunk, written out as JSON
 // with everything needed to see and re-run it — the property and its clauses, the seed and the fast-check path that
 // regenerate it, the operations, what the reference and the implementation observed at each step, the first finding,
 // and every request and response exchanged with the implementation while re-running the shrunk sequence (hex of the

@@ -1,4 +1,4 @@
-// The differential properties (issue 9 items 1–2): each draws random operation sequences (./model.ts) aimed at one
+// The differential properties: each draws random operation sequences (./model.ts) aimed at one
 // class, runs every sequence against the reference (in-process, fresh per sequence) and the implementation under test,
 // and compares what the class fixes — bytes where the spec fixes bytes, verdicts, deny reasons, refusal codes and
 // spend — step by step, plus invariants that need no reference (a deny debits nothing; no link's spend passes its

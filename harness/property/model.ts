@@ -1,4 +1,4 @@
-// Model-based differential testing (issue 9 item 1): a small language of operations over the Implementation
+// Model-based differential testing: a small language of operations over the Implementation
 // interface — mint, attenuate (within and beyond the parent), shard, revoke (by the issuer and forged), decide (single
 // grants and chains, caveats, money), seal and verify receipts (untouched and with a byte flipped), check canonical
 // encodings, and restart (a fresh point replays the receipts). A sequence of operations is plain JSON (a case file

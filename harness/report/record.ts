@@ -19,7 +19,7 @@ export interface Header {
   /** Published vector packs replayed (vectors/conformance/v1/), with the blake3 of each. */
   readonly vector_packs: ReadonlyArray<{ readonly name: string; readonly digest: string }>;
   readonly seed: number;
-  /** Sequences per differential property (harness/property/, issue 9); absent in records written before them. */
+  /** Sequences per differential property (harness/property/); absent in records written before them. */
   readonly property_runs?: number;
   readonly classes_requested: readonly string[] | 'all';
   /**

@@ -1,4 +1,4 @@
-// N×N interop (issue 9 item 4), the harness's own tests: the in-process reference and the reference testee agree on
+// N×N interop, the harness's own tests: the in-process reference and the reference testee agree on
 // every class; each planted-bug testee (mutation/testees/variant-main.ts) shows DIFFER on the class its bug breaks,
 // of the kind it is (bytes it produces, or how it consumes), with the first differing case — and nowhere else; an
 // implementation lacking an op reads n/a, one failing as a program reads DIFFER. One testee process per

@@ -1,4 +1,4 @@
-// The clause-mutant catalog (mutation/catalog.ts, issue 7 item 4) is sound, checked cheaply without running the kill
+// The clause-mutant catalog (mutation/catalog.ts) is sound, checked cheaply without running the kill
 // matrix: every clause id it names exists, every MUST-level clause of the classes it covers (the claimed classes
 // when it was written, mutation/catalog.ts COVERED_CLASSES, plus the pending ones) is broken by a mutant or listed
 // with its reason, every mutant id is one mutation/testees/variant-main.ts serves or a source patch of
@@ -22,7 +22,7 @@ interface Clause {
   readonly level: string;
   readonly classes: readonly string[];
 }
-// every clause file of the spec map (jcp, jouleclaw, sense): the catalog covers classes of all three (issue 7)
+// every clause file of the spec map (jcp, jouleclaw, sense): the catalog covers classes of all three
 const CLAUSES = readdirSync(join(ROOT, 'spec-map', 'clauses'))
   .filter((f) => f.endsWith('.json'))
   .sort()

@@ -1,4 +1,4 @@
-// Issue 9 acceptance for the differential properties: each planted-bug testee (mutation/testees/variant-main.ts) is
+// The differential properties, held to planted bugs: each planted-bug testee (mutation/testees/variant-main.ts) is
 // found by the differential properties alone — no vector, unit or other conformance test runs here — on the property
 // of the class whose rule it breaks, within the default number of sequences; the table printed says after how many
 // sequences each property found each testee. And each promoted

@@ -1,4 +1,4 @@
-// Self-tests of re-verifiable transcripts (issue 9 item 5, harness/transcript/): the recorder's hash chains and the
+// Self-tests of re-verifiable transcripts (harness/transcript/): the recorder's hash chains and the
 // fold, handle mapping and answer comparison in the replay, the re-judging of verdicts, and the acceptance of the
 // issue end to end — `certify --transcript` then `reverify` accepts an untouched transcript, refuses one with any byte
 // changed, and shows a planted bug's disagreements on its class.

@@ -1,4 +1,4 @@
-// Re-verifiable transcripts (issue 9 item 5): the byte format of a certification's transcript, its hash chains and
+// Re-verifiable transcripts: the byte format of a certification's transcript, its hash chains and
 // its root. One module owns the format; the recorder (./recorder.ts) writes streams, certify folds them
 // (./certify.ts), reverify (./reverify.ts) reads and re-judges them.
 //

@@ -1,4 +1,4 @@
-// Re-verifiable transcripts (issue 9 item 5): the recording side. A transport wrapper that appends every exchange
+// Re-verifiable transcripts: the recording side. A transport wrapper that appends every exchange
 // with the implementation under test to this client's stream file, hash-chained (format: ./format.ts).
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Re-verifiable transcripts (issue 9 item 5): every recorded request replayed, stream by stream, against a FRESH
+// Re-verifiable transcripts: every recorded request replayed, stream by stream, against a FRESH
 // in-process reference (harness/drivers/in-process.ts: the reference adapter behind canonical CBOR and the protocol
 // schema), and each recorded answer compared with the reference's:
 // - ok with ok: byte for byte (canonical CBOR), after the opaque handles below are mapped;

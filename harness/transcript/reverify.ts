@@ -1,4 +1,4 @@
-// Re-verifiable transcripts (issue 9 item 5): `jcp-conformance reverify <certificate> <transcript>`. Re-judges every
+// Re-verifiable transcripts: `jcp-conformance reverify <certificate> <transcript>`. Re-judges every
 // verdict of a certificate from its transcript alone, against the reference, without the implementation:
 // 1. the certificate must verify (harness/report/certificate.ts) and bind a transcript_root;
 // 2. the transcript must hash to that root, with every frame, chain link and stream head intact (./format.ts) — any

@@ -1,4 +1,4 @@
-// Re-verifiable transcripts (issue 9 item 5): the id a transcript entry names its test by — the same id the record's
+// Re-verifiable transcripts: the id a transcript entry names its test by — the same id the record's
 // test line carries (harness/report/record-reporter.ts testId), so that reverify can join exchanges to verdicts.
 // Computed inside the test worker, where only the running task is known, exactly as the reporter computes it from the
 // finished test: its full name (suites > name, the file left out) split on ' > ', the last part replaced by the bare

@@ -1,4 +1,4 @@
-// Clause mutants (issue 7 item 4): each entry wraps the reference adapter (harness/adapter/reference.ts) so that ONE
+// Clause mutants: each entry wraps the reference adapter (harness/adapter/reference.ts) so that ONE
 // rule of the spec is broken, for mutation/testees/variant-main.ts to serve over the testee protocol. A fault is
 // applied by overriding one op handler's answer, or by re-implementing one impl function here (the decision and the
 // narrowing checks in ./judge.ts, attenuation and sharding below). impl/ is never edited for a mutant.

@@ -1,4 +1,4 @@
-// Clause mutants (issue 7 item 4): a copy of the reference's jcp §7 decision (impl/jcp/decide.ts `judge`) and of the
+// Clause mutants: a copy of the reference's jcp §7 decision (impl/jcp/decide.ts `judge`) and of the
 // §4.1/§4.2/§4.4 narrowing and structure checks (impl/jcp/attenuate.ts), each check behind a switch, so that a mutant
 // testee can turn exactly ONE rule off. With no switch set the copy answers exactly as the reference does (the
 // matrix's control mutant checks that). impl/ itself is never edited for a mutant.

@@ -1,4 +1,4 @@
-// The in-process mutant (issue 7 item 4, kill matrix in CI): stands in for harness/adapter/reference.ts when the
+// The in-process mutant (kill matrix in CI): stands in for harness/adapter/reference.ts when the
 // in-process driver (harness/drivers/in-process.ts) imports it under mutation/vitest.matrix.config.ts, so a mutant is
 // served without a testee subprocess per test worker. The mutant is named by JCP_MUTANT (set per vitest project by
 // its wrapper file); a builder mutant is the same adapter mutation/testees/variant-main.ts serves over the testee protocol.

@@ -1,4 +1,4 @@
-// Clause mutants (issue 7 item 4): the builders of the mutant testees mutation/testees/variant-main.ts serves, by id.
+// Clause mutants: the builders of the mutant testees mutation/testees/variant-main.ts serves, by id.
 // Each builder wraps the reference adapter with exactly one fault (./clause-faults.ts, ./judge.ts). The catalog
 // (mutation/catalog.ts) says which clause each breaks; harness/self/kill-matrix.test.ts checks the two agree.
 import type { Adapter } from '../../harness/adapter/respond.ts';

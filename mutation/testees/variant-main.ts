@@ -25,7 +25,7 @@ const variant = process.argv[2] ?? '';
 const [fault, faultOp] = variant.split(':') as [string, string | undefined];
 
 if (fault === 'exit-early') process.exit(4);
-// clause mutants (issue 7 item 4): any other id must be a known one, so a typo never serves the faithful reference
+// clause mutants: any other id must be a known one, so a typo never serves the faithful reference
 const PROGRAM_FAULTS = ['slow', 'crash', 'garbage', 'oversize'];
 if (MUTANT_PATCHES[variant]) {
   process.stderr.write(`variant-main: ${variant} is a source-patch mutant, served in process only (mutation/vitest.matrix.config.ts)\n`);
