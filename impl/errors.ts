@@ -125,7 +125,6 @@ export const ERROR_CODES = [
   'ERR_SENSE_SELF_AUTHORED',
   'ERR_SENSE_WAKE_UNAUTHORIZED',
   'ERR_SENSE_DELIVERY_UNPRICED',
-  // ---- end sense ----
   // ---- JouleClaw cascade/verdict receipts, contracts, handoffs and the run journal (jouleclaw §2, §7, §16, §17; impl/jouleclaw) ----
   'ERR_JC_RECEIPT_MALFORMED',
   'ERR_JC_SCHEMA_UNKNOWN',
@@ -144,7 +143,6 @@ export const ERROR_CODES = [
   'ERR_NODE_IN_FLIGHT',
   'ERR_NODE_HELD',
   'ERR_NODE_NOT_DISPATCHABLE',
-  // ---- end JouleClaw §2/§7/§16/§17 ----
   // ---- JouleClaw agent identity, policy engine, policy/1 receipt (jouleclaw §8, §9, §10; impl/jouleclaw/{identity,policy*,ldjson}.ts) ----
   'ERR_AGENT_HANDLE_MISMATCH',
   'ERR_POLICY_MALFORMED',
@@ -152,7 +150,6 @@ export const ERROR_CODES = [
   'ERR_POLICY_VERSION_NOT_INCREASING',
   'ERR_POLICY_REQUEST_MALFORMED',
   'ERR_POLICY_DIGEST_ABSENT',
-  // ---- end JouleClaw §8/§9/§10 ----
   // ---- JouleClaw transparency log (jouleclaw §22, C-TLOG; impl/jouleclaw/tlog*.ts) ----
   'ERR_TLOG_HEAD_MALFORMED', // a tree head that is not {root, size, steward, timestamp, signature} as tlog-head.ts fixes it
   'ERR_TLOG_ROOT_MALFORMED', // §22.2: a head whose root is not 32 bytes of hex (absent and empty included)
@@ -163,7 +160,6 @@ export const ERROR_CODES = [
   'ERR_TLOG_CONSISTENCY_INVALID',
   'ERR_TLOG_ENTRY_FOREIGN', // an entry not sealed by the log's own key
   'ERR_TLOG_UNRECORDED', // §22.3: the log cannot record the entry
-  // ---- end JouleClaw §22 ----
 ] as const;
 
 /** A stable error code; see {@link ERROR_CODES}. */

@@ -65,7 +65,5 @@ export * from './jouleclaw/verdict.ts';
 export * from './jouleclaw/verdict-receipt.ts';
 export * from './jouleclaw/handoff.ts';
 export * from './jouleclaw/journal.ts';
-// ---- end jouleclaw §2/§7/§16/§17 ----
 // ---- sense §2–§11 (impl/sense), as one namespace so its names (Event, Probe, ask, …) cannot collide with jcp's ----
 export * as sense from './sense/index.ts';
-// ---- end sense ----

@@ -281,7 +281,6 @@ export const MUTANTS: readonly Mutant[] = [
   { id: 'unpermitted-wake-delivered', clauses: ['sense/11.2#wake-refused-without-authority', 'sense/11.2#running-and-unpermitted-distinct'], class: 'sense:C6', description: "waking a parked run with no authority is delivered, in the shape of a delivery to a running recipient", applied: `${P('impl/sense/inject.ts')} a parked recipient with no authority answered as running` },
   { id: 'zero-priced-delivered', clauses: ['sense/11.2#zero-priced-refused'], class: 'sense:C6', description: "a delivery priced at zero is delivered", applied: `${P('impl/sense/inject.ts')} the zero-price refusal skipped` },
   { id: 'frame-address-unbound', clauses: ['sense/11.2#frame-address-binds-destination-wake'], class: 'sense:C6', description: "the frame address leaves out the destination and the wake, so either can change keeping the address", applied: `${P('impl/sense/inject.ts')} frame_id hashes the frame without destination, recipient_state and wake_authority` },
-  // ==== end jouleclaw:C-TLOG / sense ====
 ];
 
 /**

@@ -236,7 +236,6 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
   'frame-address-unbound': [
     swap(SINJ, 'return Object.freeze({ frame, frame_id: contentIdOfBytes(bytes), bytes });', 'const { destination: _d, recipient_state: _r, wake_authority: _w, ...unbound } = frame as Record<string, CborInput>;\n  return Object.freeze({ frame, frame_id: contentIdOfBytes(encodeCanonical(unbound)), bytes });'),
   ],
-  // ==== end jouleclaw:C-TLOG / sense ====
 };
 
 /** Patch mutants whose patched module the suite reaches outside the in-process driver (the wire driver's endpoint): the
