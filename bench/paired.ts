@@ -33,11 +33,21 @@ export interface PairedRound {
  * One round of about `roundMs` milliseconds of CPU, split between `base` and `work` in alternating chunks of
  * `chunkMs`. `op(i)` gets a running count, for work that cycles through prepared inputs.
  */
-export function pairedRound(base: (i: number) => void, work: (i: number) => void, roundMs: number, chunkMs = 5): PairedRound {
+export function pairedRound(base: (i: number) => void, work: (i: number) => void, roundMs: number, chunkMs = 5): Promise<PairedRound> {
   for (let i = 0; i < 50; i++) {
     base(i);
     work(i);
   }
+  return pairedRoundAsync(base, async (us, from) => chunk(work, us, from), roundMs, chunkMs);
+}
+
+/**
+ * {@link pairedRound} for work that is asynchronous (served by the event loop, such as an endpoint answering a client
+ * in another process): `work(us, from)` does about `us` microseconds of CPU (`from` is the count of operations done
+ * so far) and resolves to [microseconds taken, operations done], its own CPU time only (time idle waiting for input
+ * is not CPU time and does not count).
+ */
+export async function pairedRoundAsync(base: (i: number) => void, work: (us: number, from: number) => Promise<[number, number]>, roundMs: number, chunkMs = 5): Promise<PairedRound> {
   const us = chunkMs * 1000;
   const pairs = Math.max(1, Math.round(roundMs / chunkMs / 2));
   // CPU microseconds and operations, per side
@@ -50,49 +60,13 @@ export function pairedRound(base: (i: number) => void, work: (i: number) => void
     baseUs += t;
     baseN += n;
   };
-  const runWork = (): void => {
-    const [t, n] = chunk(work, us, workN);
+  const runWork = async (): Promise<void> => {
+    const [t, n] = await work(us, workN);
     workUs += t;
     workN += n;
   };
   for (let p = 0; p < pairs; p++) {
     // A B, then B A, …: each side goes first half the time
-    if (p % 2 === 0) {
-      runBase();
-      runWork();
-    } else {
-      runWork();
-      runBase();
-    }
-  }
-  const baseRate = baseN / (baseUs / 1e6);
-  const workRate = workN / (workUs / 1e6);
-  return { baseRate, workRate, ratio: workRate / baseRate };
-}
-
-/**
- * {@link pairedRound} for work that is asynchronous (served by the event loop, such as an endpoint answering a client
- * in another process): `work(us)` does about `us` microseconds of CPU and resolves to [microseconds taken, operations
- * done], its own CPU time only (time idle waiting for input is not CPU time and does not count).
- */
-export async function pairedRoundAsync(base: (i: number) => void, work: (us: number) => Promise<[number, number]>, roundMs: number, chunkMs = 5): Promise<PairedRound> {
-  const us = chunkMs * 1000;
-  const pairs = Math.max(1, Math.round(roundMs / chunkMs / 2));
-  let baseUs = 0;
-  let baseN = 0;
-  let workUs = 0;
-  let workN = 0;
-  const runBase = (): void => {
-    const [t, n] = chunk(base, us, baseN);
-    baseUs += t;
-    baseN += n;
-  };
-  const runWork = async (): Promise<void> => {
-    const [t, n] = await work(us);
-    workUs += t;
-    workN += n;
-  };
-  for (let p = 0; p < pairs; p++) {
     if (p % 2 === 0) {
       runBase();
       await runWork();

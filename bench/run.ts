@@ -50,8 +50,8 @@ const decideR: number[] = [];
 const verifyR: number[] = [];
 const vReceiptR: number[] = [];
 for (let r = 0; r < ROUNDS; r++) {
-  const d = pairedRound(() => rawSign(null, msg, priv), (i) => point.decide(request(i)), ROUND_MS, CHUNK_MS);
-  const v = pairedRound(() => rawVerify(null, msg, pub, sig), (i) => verifyReceipt(receipts[i & 255]!, { steward: steward.did }), ROUND_MS, CHUNK_MS);
+  const d = await pairedRound(() => rawSign(null, msg, priv), (i) => point.decide(request(i)), ROUND_MS, CHUNK_MS);
+  const v = await pairedRound(() => rawVerify(null, msg, pub, sig), (i) => verifyReceipt(receipts[i & 255]!, { steward: steward.did }), ROUND_MS, CHUNK_MS);
   signR.push(d.ratio);
   verifyR.push(v.ratio);
   decideR.push(d.workRate);

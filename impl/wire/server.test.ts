@@ -1,6 +1,7 @@
 // Unit tests of the jcp/1 endpoint (jcp §11): decide at the endpoint's clock, freshness, caller authentication sealed,
 // decide once, unrecorded; and over real sockets (TCP and Unix): partial reads, pipelining, oversize.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,8 +13,8 @@ import { grantId, mintGrant } from '../jcp/grant.ts';
 import type { SignedGrant } from '../jcp/types.ts';
 import { verifyReceipt } from '../receipt/verify.ts';
 import { connectWire } from './client.ts';
-import { decodeWireReply, encodeWireRequest, frameMessage, signWireRequest, wireSigningBytes, type UnsignedWireRequest, type WireReply } from './codec.ts';
-import { createMemoryWireGate, createWireServer, type MemoryWireGateOptions } from './server.ts';
+import { decodeWireReply, encodeWireRequest, frameMessage, signWireRequest, WireFrameReader, wireSigningBytes, type UnsignedWireRequest, type WireReply } from './codec.ts';
+import { createMemoryWireGate, createWireServer, type MemoryWireGateOptions, type WireGate } from './server.ts';
 
 const alice = keyPairFromSeed(deriveSeed('alice'));
 const bob = keyPairFromSeed(deriveSeed('bob'));
@@ -156,6 +157,49 @@ describe('the endpoint decides (jcp §11)', () => {
 describe('the endpoint on sockets', () => {
   const dir = mkdtempSync(join(tmpdir(), 'jcp-wire-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a partial frame behind requests the endpoint is still answering is not held to the frame deadline while reading is paused', async () => {
+    // WIRE.md "Limits": a frame's deadline runs while the endpoint reads. Here the endpoint pauses the socket (4 bodies
+    // in flight at most) and takes 150 ms a decision, so ten queued requests keep it paused past the 1 s deadline;
+    // the partial frame after them is the endpoint's delay, not the client's, and its clock starts again on resume
+    const memory = createMemoryWireGate({ steward, window_s: WINDOW });
+    const slow: WireGate = {
+      steward: memory.steward,
+      decideOnce: (key, req, encode) => new Promise((r) => setTimeout(() => r(memory.decideOnce(key, req, encode)), 150)),
+      sealRefusal: (req, reason) => memory.sealRefusal(req, reason),
+    };
+    const server = createWireServer({ gate: slow, now_s: () => T0, window_s: WINDOW, limits: { maxInFlight: 4, frameDeadlineMs: 1_000 } });
+    const at = await server.listen({ host: '127.0.0.1', port: 0 });
+    if (!('port' in at)) throw new Error('no TCP port');
+    try {
+      const sg = grant(100_000n);
+      const frames = Array.from({ length: 11 }, (_, i) => frameMessage(encodeWireRequest(signWireRequest(request(sg, { now: T0 - BigInt(i) }), bob))));
+      const last = frames[10]!;
+      const socket = connect(at.port, at.host);
+      const replies: WireReply[] = [];
+      const reader = new WireFrameReader();
+      let closed = false;
+      socket.on('data', (d: Buffer) => replies.push(...reader.push(new Uint8Array(d)).map((b) => decodeWireReply(b))));
+      socket.on('close', () => (closed = true));
+      await new Promise<void>((r) => socket.once('connect', () => r()));
+      // ten whole frames and the first 3 bytes of an eleventh, in one write
+      socket.write(concatBytes(...frames.slice(0, 10), last.subarray(0, 3)));
+      const until = async (n: number) => {
+        while (replies.length < n && !closed) await new Promise((r) => setTimeout(r, 20));
+      };
+      await until(10);
+      expect(replies.map((r) => r.kind === 'response' && r.response.decision.verdict)).toEqual(Array(10).fill('allow'));
+      // 1.5 s of answers after the partial frame began: the connection is still open and takes the rest of the frame
+      expect(closed).toBe(false);
+      socket.write(last.subarray(3));
+      await until(11);
+      expect(replies[10]?.kind === 'response' && replies[10].response.decision.verdict).toBe('allow');
+      expect(memory.point.spent(grantId(sg.grant))).toBe(1_100n);
+      socket.destroy();
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
 
   for (const kind of ['tcp', 'unix'] as const) {
     it(`${kind}: pipelined requests, a message cut into single bytes, and an oversize declaration closing the stream`, async () => {

@@ -256,6 +256,13 @@ export function createWireServer(opts: WireServerOptions): WireServer {
       if (frameTimer) clearTimeout(frameTimer);
       frameTimer = undefined;
     };
+    // A frame's deadline runs only while the endpoint is reading: paused for back-pressure, a partial frame waiting in
+    // the socket is the endpoint's delay, not the client's, so the clock stops and starts again, whole, on resume.
+    const armFrameTimer = () => {
+      clearFrameTimer();
+      frameTimer = setTimeout(() => socket.destroy(), limits.frameDeadlineMs);
+      frameTimer.unref();
+    };
     const writable = () =>
       new Promise<void>((resolve) => {
         const done = () => {
@@ -305,6 +312,7 @@ export function createWireServer(opts: WireServerOptions): WireServer {
           if (paused && queue.length - head <= limits.maxInFlight / 2) {
             paused = false;
             socket.resume();
+            if (reader.pending > 0) armFrameTimer();
           }
           if (++served % limits.turn === 0) await new Promise<void>((r) => setImmediate(r));
         }
@@ -339,16 +347,13 @@ export function createWireServer(opts: WireServerOptions): WireServer {
       }
       // the deadline runs from the first byte of a frame to its last: restarted when a new frame begins
       if (reader.pending === 0) clearFrameTimer();
-      else if (bodies.length > 0 || !frameTimer) {
-        clearFrameTimer();
-        frameTimer = setTimeout(() => socket.destroy(), limits.frameDeadlineMs);
-        frameTimer.unref();
-      }
+      else if (!paused && (bodies.length > 0 || !frameTimer)) armFrameTimer();
       if (bodies.length === 0) return;
       queue.push(...bodies);
       if (!paused && queue.length - head >= limits.maxInFlight) {
         paused = true;
         socket.pause();
+        clearFrameTimer();
       }
       void drain();
     });
