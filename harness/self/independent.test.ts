@@ -11,8 +11,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCertificate } from '../report/certificate.ts';
-import { readTestRecord, runCompleted, type TestLine } from '../report/record-reporter.ts';
+import type { TestLine } from '../report/record-reporter.ts';
 import { BREAKER_FILES, BREAKERS } from './breakers.ts';
+import { runConformance } from './suite-run.ts';
 import { buildIndependent } from './testees/independent.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -54,13 +55,7 @@ describe('an independent implementation is certified on what the spec says', () 
 });
 
 function run(name: string, testee: string): TestLine[] {
-  const record = join(TMP, `${name}.jsonl`);
-  const env = { ...cleanEnv(), JCP_RECORD: record, JCP_TESTEE: testee };
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...BREAKER_FILES, '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`], { cwd: ROOT, env, encoding: 'utf8', timeout: 400_000 });
-  if (r.error) throw r.error;
-  const { tests, end } = readTestRecord(record);
-  if (!runCompleted(tests, end)) throw new Error(`${name}: the run did not complete: ${JSON.stringify(end)}\n${r.stdout.slice(-2000)}`);
-  return tests;
+  return runConformance(name, BREAKER_FILES, { ...cleanEnv(), JCP_TESTEE: testee }, join(TMP, `${name}.jsonl`), 400_000);
 }
 
 describe('rule breakers rebuilt on the independent implementation are flagged on their rule and nowhere else', () => {

@@ -6,7 +6,6 @@
 // once, naming the input that met it (a differential property: the sequence). Beside them, the driver on its own: a
 // duplicate answer is reported once, on the request it answers or, written late, on the next one, and the requests
 // after are not affected.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -15,7 +14,8 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testeeTransport } from '../drivers/testee.ts';
 import { TesteeFailure } from '../implementation.ts';
-import { readTestRecord, runCompleted, type TestLine } from '../report/record-reporter.ts';
+import type { TestLine } from '../report/record-reporter.ts';
+import { runConformance } from './suite-run.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-testee-faults-'));
@@ -35,13 +35,9 @@ afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 /** The record of `files` (default FILES) run against the fault testee with `args`. */
 function run(name: string, args: string, files = FILES, extra: NodeJS.ProcessEnv = {}): TestLine[] {
   const record = join(TMP, `${name}.jsonl`);
-  const env: NodeJS.ProcessEnv = { ...process.env, JCP_RECORD: record, JCP_TESTEE: `node ${FAULT} ${args}`, JCP_TESTEE_TIMEOUT_MS: String(TIMEOUT_MS), ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, JCP_TESTEE: `node ${FAULT} ${args}`, JCP_TESTEE_TIMEOUT_MS: String(TIMEOUT_MS), ...extra };
   for (const k of ['JCP_CLASSES', 'JCP_MUTANT', 'JCP_TRANSCRIPT', 'JCP_REFUSAL_LOG', 'JCP_ENDPOINT', 'JCP_CASES_DIR']) delete env[k];
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files, '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`], { cwd: ROOT, env, encoding: 'utf8', timeout: 150_000 });
-  if (r.error) throw r.error;
-  const { tests, end } = readTestRecord(record);
-  if (!runCompleted(tests, end)) throw new Error(`${name}: the run did not complete: ${JSON.stringify(end)}\n${r.stdout.slice(-2000)}`);
-  return tests;
+  return runConformance(name, files, env, record, 150_000);
 }
 
 const row = (t: TestLine): string => `${t.file} ${t.title}: ${t.outcome} ${(t.error ?? '').slice(0, 200)}`;

@@ -1,14 +1,14 @@
 // The protocol is faithful and language-neutral: the reference run as a separate process passes, test for test, what
 // it passes in process; and testees that each break one rule on purpose are flagged on the clauses of that rule and
 // nowhere else, while testees that hang or crash on one operation lose only the tests that use it.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readTestRecord, runCompleted, type TestLine } from '../report/record-reporter.ts';
+import type { TestLine } from '../report/record-reporter.ts';
 import { BREAKER_FILES, BREAKERS } from './breakers.ts';
+import { runConformance } from './suite-run.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-testees-'));
@@ -20,19 +20,10 @@ const SUITE = ['harness/conformance', 'harness/external'];
 
 /** Runs conformance test files against a testee (or in-process when `testee` is undefined) and reads the record. */
 function run(name: string, testee: string | undefined, files = SUITE, extraEnv: Record<string, string> = {}): Map<string, TestLine> {
-  const record = join(TMP, `${name}.jsonl`);
-  const env: NodeJS.ProcessEnv = { ...process.env, JCP_RECORD: record, ...extraEnv };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv };
   delete env['JCP_TESTEE'];
   if (testee) env['JCP_TESTEE'] = testee;
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files, '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`], {
-    cwd: ROOT,
-    env,
-    encoding: 'utf8',
-    timeout: 400_000,
-  });
-  if (r.error) throw r.error;
-  const { tests, end } = readTestRecord(record);
-  if (!runCompleted(tests, end)) throw new Error(`${name}: the run did not complete: ${JSON.stringify(end)}\n${r.stdout.slice(-2000)}`);
+  const tests = runConformance(name, files, env, join(TMP, `${name}.jsonl`), 400_000);
   return new Map(tests.map((l) => [l.id, l]));
 }
 
