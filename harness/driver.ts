@@ -166,6 +166,17 @@ export function implementation(): Implementation {
   return client;
 }
 
+/**
+ * Closes the client and forgets it, so the next {@link implementation} builds a new one from the environment as it is
+ * then: for a runner that serves several implementations in one worker, one per test file (the kill matrix,
+ * mutation/vitest.matrix.config.ts).
+ */
+export async function resetImplementation(): Promise<void> {
+  const c = client;
+  client = undefined;
+  await c?.transport.close();
+}
+
 /** The handshake answer of the implementation under test. */
 export function testeeInfo(): Promise<TesteeInfo> {
   return implementation().info();

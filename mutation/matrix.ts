@@ -16,6 +16,7 @@
 //   A mutant is killed by tests that FAIL; tests that crash, time out or error against it are reported apart and never
 //   count as a kill (they would be the mutant's own bug, not the suite's catch).
 import { spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -26,8 +27,57 @@ import { AWAITING_TESTS, CONTROL, COVERED_CLASSES, MUTANTS as CATALOGUED, PENDIN
 import { MUTANT_PATCHES, SUITE_SCOPED } from './testees/patches.ts';
 import { PROCESS_MUTANTS } from './testees/process-faults.ts';
 
+const USAGE = 'usage: tsx mutation/matrix.ts [--only id,id [--merge]] [--all-files] [--pool N] [--batch N] [--testee] [--awaiting]';
+
+/** The command line, read strictly: an unknown option, a missing value or a count that is no whole number is refused. */
+function readArgs(): { only?: string[]; merge: boolean; allFiles: boolean; pool?: number; batch?: number; testee: boolean; awaiting: boolean } {
+  let v;
+  try {
+    v = parseArgs({
+      args: process.argv.slice(2),
+      strict: true,
+      allowPositionals: false,
+      options: {
+        only: { type: 'string' },
+        merge: { type: 'boolean' },
+        'all-files': { type: 'boolean' },
+        pool: { type: 'string' },
+        batch: { type: 'string' },
+        testee: { type: 'boolean' },
+        awaiting: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+    }).values;
+  } catch (e) {
+    refuse(e instanceof Error ? e.message : String(e));
+  }
+  if (v.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const count = (name: string, x: string): number => {
+    if (!/^[1-9][0-9]*$/.test(x)) refuse(`--${name} takes a whole number of at least 1, not ${JSON.stringify(x)}`);
+    return Number(x);
+  };
+  return {
+    ...(v.only !== undefined ? { only: v.only.split(',').filter(Boolean) } : {}),
+    merge: v.merge === true,
+    allFiles: v['all-files'] === true,
+    ...(v.pool !== undefined ? { pool: count('pool', v.pool) } : {}),
+    ...(v.batch !== undefined ? { batch: count('batch', v.batch) } : {}),
+    testee: v.testee === true,
+    awaiting: v.awaiting === true,
+  };
+}
+
+function refuse(why: string): never {
+  console.error(`mutation/matrix.ts: ${why}\n${USAGE}`);
+  process.exit(2);
+}
+
+const ARGS = readArgs();
 /** The catalogued mutants, and with --awaiting those awaiting a test (run to see whether their test has landed). */
-const MUTANTS: readonly Mutant[] = process.argv.includes('--awaiting') ? [...CATALOGUED, ...AWAITING_TESTS] : CATALOGUED;
+const MUTANTS: readonly Mutant[] = ARGS.awaiting ? [...CATALOGUED, ...AWAITING_TESTS] : CATALOGUED;
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SUITE_DIRS = ['harness/conformance', 'harness/external'];
 const VECTOR_REPLAY = 'harness/conformance/vectors.test.ts';
@@ -201,31 +251,41 @@ async function runOne(m: Mutant, files: readonly string[], tmp: string, reach: R
   return rowOf(m, files, reach, record, Math.round((Date.now() - started) / 100) / 10, tail);
 }
 
+/** A wrapper's line setting environment variable `name` to `value`, or removing it when `value` is undefined. */
+const envLine = (name: string, value: string | undefined): string =>
+  value === undefined ? `delete process.env[${JSON.stringify(name)}];` : `process.env[${JSON.stringify(name)}] = ${JSON.stringify(value)};`;
+
+/** The outer run's own durable kill count, if it set one: a process-only mutant's wrappers otherwise use 10. */
+const OUTER_DURABLE_KILLS = process.env['JCP_DURABLE_KILLS'];
+
 /**
  * The wrapper test file that runs `files` against mutant `m` in process (see mutation/vitest.matrix.config.ts): the
- * test files are imported one after the other, so their tests register under this one wrapper and share one module
- * graph (vitest isolates per file, and loading that graph costs about a second per file). The vector replay keeps a
- * wrapper of its own, so its tests stay apart for the "vector packs alone" column.
+ * test files are imported one after the other, so their tests register under this one wrapper. A worker runs many
+ * wrappers in one module graph (no isolation between files), so each wrapper sets every variable a mutant reads,
+ * starts the suite's driver on a fresh client, and imports each test file as its own instance (a query naming the
+ * mutant): the file registers its tests again, while what it imports (impl/, the fixtures, the oracle) is loaded once
+ * per worker. The vector replay keeps a wrapper of its own, so its tests stay apart for the "vector packs alone"
+ * column.
  */
 function wrapper(m: Mutant, files: readonly string[]): string {
   const extra = extraClaims(m);
   const lines = [
     `// kill matrix wrapper: ${files.join(', ')} against mutant ${m.id} (written by mutation/matrix.ts)`,
-    `process.env['JCP_MUTANT'] = ${JSON.stringify(m.id)};`,
-    extra.length ? `process.env['JCP_EXTRA_CLAIMS'] = ${JSON.stringify(extra.join(','))};` : '',
+    envLine('JCP_MUTANT', m.id),
+    envLine('JCP_EXTRA_CLAIMS', extra.length ? extra.join(',') : undefined),
     // a process-only rule breaker: the tests that start testee processes start this one (10 kills of the crash test
     // show a 10 ms write-behind gap many times over: a 0 ms one was caught in 17 records of 40 kills)
-    PROCESS_MUTANTS[m.id]
-      ? `process.env['JCP_MUTANT_TESTEE'] = ${JSON.stringify(`${process.execPath} --import tsx ${join(ROOT, 'mutation', 'testees', 'variant-main.ts')} ${m.id}`)}; process.env['JCP_DURABLE_KILLS'] ??= '10';`
-      : '',
+    envLine('JCP_MUTANT_TESTEE', PROCESS_MUTANTS[m.id] ? `${process.execPath} --import tsx ${join(ROOT, 'mutation', 'testees', 'variant-main.ts')} ${m.id}` : undefined),
+    envLine('JCP_DURABLE_KILLS', OUTER_DURABLE_KILLS ?? (PROCESS_MUTANTS[m.id] ? '10' : undefined)),
     MUTANT_PATCHES[m.id] && !SUITE_SCOPED.has(m.id)
       ? `(globalThis as Record<symbol, unknown>)[Symbol.for('jcp.mutation.patched-reference')] = await import(${JSON.stringify(`${join(ROOT, 'harness', 'adapter', 'reference.ts')}?jcp-mutant=${m.id}`)});`
       : '',
+    `await (await import(${JSON.stringify(join(ROOT, 'harness', 'driver.ts'))})).resetImplementation();`,
   ];
   for (const file of files) {
     const target = file === VECTOR_REPLAY ? join(ROOT, 'mutation', 'vector-replay.ts') : join(ROOT, file);
     // a suite-scoped patch: the test file itself is loaded as the patched copy (its endpoint is the module patched)
-    lines.push(`await import(${JSON.stringify(SUITE_SCOPED.has(m.id) ? `${target}?jcp-mutant=${m.id}` : target)});`);
+    lines.push(`await import(${JSON.stringify(`${target}?${SUITE_SCOPED.has(m.id) ? 'jcp-mutant' : 'jcp-wrapper'}=${m.id}`)});`);
   }
   lines.push('');
   return lines.join('\n');
@@ -299,13 +359,13 @@ function line(r: Row, hasVectors: boolean): string {
 }
 
 async function main(): Promise<number> {
-  const argv = process.argv.slice(2);
-  const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1]!.split(',') : undefined;
-  const allFiles = argv.includes('--all-files');
+  const { only, allFiles } = ARGS;
+  const unknown = only?.filter((id) => id !== CONTROL.id && !MUTANTS.some((m) => m.id === id)) ?? [];
+  if (unknown.length) refuse(`--only names no mutant of the catalog: ${unknown.join(', ')}`);
   const first: Reach = allFiles ? 'all' : 'clauses';
-  const n = argv.includes('--pool') ? Number(argv[argv.indexOf('--pool') + 1]) : Math.max(1, Math.min(availableParallelism(), 4));
-  const testee = argv.includes('--testee');
-  const batch = argv.includes('--batch') ? Number(argv[argv.indexOf('--batch') + 1]) : 1000;
+  const n = ARGS.pool ?? Math.max(1, Math.min(availableParallelism(), 4));
+  const testee = ARGS.testee;
+  const batch = ARGS.batch ?? 1000;
   const all = suiteFiles();
   const hasVectors = all.includes(VECTOR_REPLAY) && existsSync(join(ROOT, 'vectors', 'conformance', 'v1'));
   const mutants = [CONTROL, ...MUTANTS].filter((m) => !only || only.includes(m.id));
@@ -332,7 +392,7 @@ async function main(): Promise<number> {
   let wall_s = Math.round((Date.now() - started) / 1000);
   // --merge (with --only): the rows re-run replace theirs in the last full report, which is rewritten
   const jsonPath = join(ROOT, 'reports', 'mutation', 'kill-matrix.json');
-  const merge = only !== undefined && argv.includes('--merge') && existsSync(jsonPath);
+  const merge = only !== undefined && ARGS.merge && existsSync(jsonPath);
   let reruns: Array<{ ids: readonly string[]; wall_s: number }> = [];
   if (merge) {
     const old = JSON.parse(readFileSync(jsonPath, 'utf8')) as { rows: Row[]; control: Row | null; wall_s: number; reruns?: typeof reruns };

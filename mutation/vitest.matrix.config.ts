@@ -31,12 +31,14 @@ const plan = JSON.parse(readFileSync(planPath, 'utf8')) as MatrixPlan;
 
 const slash = (p: string): string => p.replace(/\\/g, '/');
 const COPY = /\?jcp-mutant=([a-z0-9-]+)$/;
+/** A test file as one wrapper imports it: an instance of its own, whose imports are the worker's shared ones. */
+const WRAPPED = /\?jcp-wrapper=[a-z0-9-]+$/;
 
 const mutants: Plugin = {
   name: 'jcp-mutants',
   enforce: 'pre',
   async resolveId(source, importer) {
-    if (COPY.test(source)) return source; // the wrapper's import of the patched copy's root
+    if (COPY.test(source) || WRAPPED.test(source)) return source; // the wrapper's import of a patched copy's root, or of a test file
     if (!importer) return null;
     const copy = COPY.exec(importer);
     const from = importer.split('?')[0]!;
@@ -71,6 +73,9 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 60_000,
     pool: 'forks',
+    // one module graph per worker for all the wrappers it runs (each wrapper resets what a mutant reads:
+    // mutation/matrix.ts): impl/, the fixtures and the oracle load once per worker, not once per wrapper
+    isolate: false,
     maxWorkers: plan.workers,
   },
 });
