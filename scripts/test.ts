@@ -15,7 +15,10 @@ const PHASES: ReadonlyArray<{ readonly name: string; readonly args: readonly str
 ];
 
 const rows: string[] = [];
-const clock = (ms: number) => `${Math.floor(ms / 60_000)} min ${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')} s`;
+const clock = (ms: number) => {
+  const s = Math.round(ms / 1000); // rounded once, so 719.6 s reads 12 min 00 s, never 11 min 60 s
+  return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+};
 const t0 = Date.now();
 let failed: { name: string; code: number } | undefined;
 for (const p of PHASES) {
