@@ -9,10 +9,29 @@ import { readTestRecord, runCompleted, type TestLine } from '../report/record-re
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
- * Runs `files` with `env` (which names the testee, or none for the in-process reference) and returns the test lines
- * of the record written to `record`; a run that did not complete is an error naming `name` and the runner's output.
+ * The variables that choose what a conformance run tests and where it writes (harness/driver.ts, the record
+ * reporter, certify): none is inherited from the run that starts it, so a self-test's run is what its caller names.
  */
-export function runConformance(name: string, files: readonly string[], env: NodeJS.ProcessEnv, record: string, timeoutMs: number): TestLine[] {
+const SUITE_VARIABLES = [
+  'JCP_TESTEE',
+  'JCP_TESTEE_TIMEOUT_MS',
+  'JCP_ENDPOINT',
+  'JCP_CLASSES',
+  'JCP_MUTANT',
+  'JCP_RECORD',
+  'JCP_TRANSCRIPT',
+  'JCP_REFUSAL_LOG',
+  'JCP_CASES_DIR',
+] as const;
+
+/**
+ * Runs `files` with `vars` (JCP_TESTEE names the testee; without it the in-process reference) over this process's
+ * environment less {@link SUITE_VARIABLES}, and returns the test lines of the record written to `record`; a run that
+ * did not complete is an error naming `name` and the runner's output.
+ */
+export function runConformance(name: string, files: readonly string[], vars: Readonly<Record<string, string>>, record: string, timeoutMs: number): TestLine[] {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of SUITE_VARIABLES) delete env[k];
   const r = spawnSync(
     process.execPath,
     [
@@ -23,7 +42,7 @@ export function runConformance(name: string, files: readonly string[], env: Node
       '--reporter=dot',
       `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`,
     ],
-    { cwd: ROOT, env: { ...env, JCP_RECORD: record }, encoding: 'utf8', timeout: timeoutMs },
+    { cwd: ROOT, env: { ...env, ...vars, JCP_RECORD: record }, encoding: 'utf8', timeout: timeoutMs },
   );
   if (r.error) throw r.error;
   const { tests, end } = readTestRecord(record);

@@ -33,11 +33,9 @@ beforeAll(async () => {
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
 /** The record of `files` (default FILES) run against the fault testee with `args`. */
-function run(name: string, args: string, files = FILES, extra: NodeJS.ProcessEnv = {}): TestLine[] {
-  const record = join(TMP, `${name}.jsonl`);
-  const env: NodeJS.ProcessEnv = { ...process.env, JCP_TESTEE: `node ${FAULT} ${args}`, JCP_TESTEE_TIMEOUT_MS: String(TIMEOUT_MS), ...extra };
-  for (const k of ['JCP_CLASSES', 'JCP_MUTANT', 'JCP_TRANSCRIPT', 'JCP_REFUSAL_LOG', 'JCP_ENDPOINT', 'JCP_CASES_DIR']) delete env[k];
-  return runConformance(name, files, env, record, 150_000);
+function run(name: string, args: string, files = FILES, extra: Record<string, string> = {}): TestLine[] {
+  const vars = { JCP_TESTEE: `node ${FAULT} ${args}`, JCP_TESTEE_TIMEOUT_MS: String(TIMEOUT_MS), ...extra };
+  return runConformance(name, files, vars, join(TMP, `${name}.jsonl`), 150_000);
 }
 
 const row = (t: TestLine): string => `${t.file} ${t.title}: ${t.outcome} ${(t.error ?? '').slice(0, 200)}`;

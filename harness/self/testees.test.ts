@@ -20,10 +20,7 @@ const SUITE = ['harness/conformance', 'harness/external'];
 
 /** Runs conformance test files against a testee (or in-process when `testee` is undefined) and reads the record. */
 function run(name: string, testee: string | undefined, files = SUITE, extraEnv: Record<string, string> = {}): Map<string, TestLine> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv };
-  delete env['JCP_TESTEE'];
-  if (testee) env['JCP_TESTEE'] = testee;
-  const tests = runConformance(name, files, env, join(TMP, `${name}.jsonl`), 400_000);
+  const tests = runConformance(name, files, { ...extraEnv, ...(testee ? { JCP_TESTEE: testee } : {}) }, join(TMP, `${name}.jsonl`), 400_000);
   return new Map(tests.map((l) => [l.id, l]));
 }
 
