@@ -5,6 +5,13 @@
 // harness/self/kill-matrix.test.ts checks this catalog's integrity (clauses exist, every MUST-level clause of the
 // claimed classes has a mutant or a listed reason, every id is known to variant-main).
 
+import { suiteProfiles } from '../spec-map/index.ts';
+import { JCP_PROFILE_MUTANTS, JCP_PROFILE_UNBROKEN } from './profiles/jcp.ts';
+import { ENERGY_PROFILE_MUTANTS, ENERGY_PROFILE_UNBROKEN } from './profiles/energy.ts';
+import { DOCUMENTS_PROFILE_MUTANTS, DOCUMENTS_PROFILE_UNBROKEN } from './profiles/documents.ts';
+import { SEMANTIC_PROFILE_MUTANTS, SEMANTIC_PROFILE_UNBROKEN } from './profiles/semantic.ts';
+import { RUNTIME_PROFILE_MUTANTS, RUNTIME_PROFILE_UNBROKEN } from './profiles/runtime.ts';
+
 /** One clause mutant. */
 export interface Mutant {
   readonly id: string;
@@ -281,6 +288,12 @@ export const MUTANTS: readonly Mutant[] = [
   { id: 'unpermitted-wake-delivered', clauses: ['sense/11.2#wake-refused-without-authority', 'sense/11.2#running-and-unpermitted-distinct'], class: 'sense:C6', description: "waking a parked run with no authority is delivered, in the shape of a delivery to a running recipient", applied: `${P('impl/sense/inject.ts')} a parked recipient with no authority answered as running` },
   { id: 'zero-priced-delivered', clauses: ['sense/11.2#zero-priced-refused'], class: 'sense:C6', description: "a delivery priced at zero is delivered", applied: `${P('impl/sense/inject.ts')} the zero-price refusal skipped` },
   { id: 'frame-address-unbound', clauses: ['sense/11.2#frame-address-binds-destination-wake'], class: 'sense:C6', description: "the frame address leaves out the destination and the wake, so either can change keeping the address", applied: `${P('impl/sense/inject.ts')} frame_id hashes the frame without destination, recipient_state and wake_authority` },
+  // the suite-defined profiles (spec-map/profiles.json)
+  ...JCP_PROFILE_MUTANTS,
+  ...ENERGY_PROFILE_MUTANTS,
+  ...DOCUMENTS_PROFILE_MUTANTS,
+  ...SEMANTIC_PROFILE_MUTANTS,
+  ...RUNTIME_PROFILE_MUTANTS,
 ];
 
 /**
@@ -301,6 +314,11 @@ export const UNBROKEN: readonly Unbroken[] = [
     clause: 'jcp/4.11#proceeding-checkable',
     reason: 'conditional on proceeding without exclusivity, which the reference never does (it refuses ERR_RECORD_NO_EXCLUSIVITY; the mutant no-exclusivity-opened breaks that); there is no proceeding path whose checkability one change could remove',
   },
+  ...JCP_PROFILE_UNBROKEN,
+  ...ENERGY_PROFILE_UNBROKEN,
+  ...DOCUMENTS_PROFILE_UNBROKEN,
+  ...SEMANTIC_PROFILE_UNBROKEN,
+  ...RUNTIME_PROFILE_UNBROKEN,
 ];
 
 /**
@@ -336,6 +354,8 @@ export const COVERED_CLASSES: readonly string[] = [
   'jcp:C14', 'jcp:C15', 'jcp:C16', 'jcp:C17', 'jcp:C18', 'jcp:C19', 'jcp:C20', 'jcp:C21', 'jcp:C22', 'jcp:C23', 'jcp:C24', 'jcp:C25', 'jcp:C26', 'jcp:C-neg',
   // the claimed JouleClaw and Sense classes (source-patch mutants of impl/jouleclaw/tlog*.ts, impl/sense/*.ts)
   'jouleclaw:C-TLOG', 'sense:C1', 'sense:C2', 'sense:C3', 'sense:C4', 'sense:C5', 'sense:C6',
+  // the suite-defined profiles the reference claims (mutation/profiles/)
+  ...suiteProfiles().filter((p) => p.implemented).map((p) => p.id),
 ];
 
 /**

@@ -26,6 +26,7 @@ import { PROGRESS } from './matrix-reporter.ts';
 import { AWAITING_TESTS, CONTROL, COVERED_CLASSES, MUTANTS as CATALOGUED, PENDING_CLASSES, type Mutant } from './catalog.ts';
 import { MUTANT_PATCHES, SUITE_SCOPED } from './testees/patches.ts';
 import { PROCESS_MUTANTS } from './testees/process-faults.ts';
+import { allClauses, implementedClasses } from '../spec-map/index.ts';
 
 const USAGE = 'usage: tsx mutation/matrix.ts [--only id,id [--merge]] [--all-files] [--pool N] [--batch N] [--testee] [--awaiting]';
 
@@ -82,16 +83,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SUITE_DIRS = ['harness/conformance', 'harness/external'];
 const VECTOR_REPLAY = 'harness/conformance/vectors.test.ts';
 
-interface Clause {
-  readonly id: string;
-  readonly classes: readonly string[];
-}
-// every clause file of the spec map (jcp, jouleclaw, sense): the catalog names clauses of all three
-const CLAUSES = readdirSync(join(ROOT, 'spec-map', 'clauses'))
-  .filter((f) => f.endsWith('.json'))
-  .sort()
-  .flatMap((f) => (JSON.parse(readFileSync(join(ROOT, 'spec-map', 'clauses', f), 'utf8')) as { clauses: Clause[] }).clauses);
-const CLAIMED = (JSON.parse(readFileSync(join(ROOT, 'spec-map', 'implemented.json'), 'utf8')) as { classes: string[] }).classes;
+// every clause with its classes and the suite-defined profile holding it (spec-map/index.ts)
+const CLAUSES = [...allClauses().values()];
+const CLAIMED = [...implementedClasses()];
 
 /** Which column a test belongs to. */
 export type Column = 'conformance' | 'vectors' | 'property';

@@ -42,6 +42,13 @@ import { durableWireGate } from '../../impl/wire/durable-gate.ts';
 import { fileURLToPath } from 'node:url';
 import { PROTOCOL_VERSION } from '../protocol/schema.ts';
 import { OPEN_POINTS } from '../protocol/readings.ts';
+import { arg, bytes, map, text, texts, uint } from './args.ts';
+import { jcpProfileHandlers } from './profiles/jcp.ts';
+import { energyProfileHandlers } from './profiles/energy.ts';
+import { documentsProfileHandlers } from './profiles/documents.ts';
+import { semanticProfileHandlers } from './profiles/semantic.ts';
+import { runtimeProfileHandlers } from './profiles/runtime.ts';
+import { implementedClasses } from '../../spec-map/index.ts';
 // jcp §8.1 replay, §8.2 group accounting (C14, C16), §6.1 continuations
 import { aggregateReceipts, createContinuationRelay, labelToCbor, replayInto, type ContinuationRelay, type RelayedDecision } from '../../impl/index.ts';
 // jcp §4.8 money (C22), §4.9 metered path (C24), §4.10 flow (C25)
@@ -146,7 +153,7 @@ export const REFERENCE_INFO = {
   // the classes the reference claims are the spec map's implemented classes: one list, kept in spec-map/
   // JCP_EXTRA_CLAIMS (comma list) adds classes under development, so their tests run before the class is claimed
   claims: [
-    ...(JSON.parse(readFileSync(join(ROOT, 'spec-map', 'implemented.json'), 'utf8')) as { classes: string[] }).classes,
+    ...implementedClasses(),
     ...(process.env['JCP_EXTRA_CLAIMS']?.split(',').filter(Boolean) ?? []),
   ],
   // the reference lays its bytes out as the published vectors do and answers the suite's ERR_ codes
@@ -159,35 +166,6 @@ export const REFERENCE_INFO = {
 export class Unimplemented extends Error {
   override readonly name = 'Unimplemented';
 }
-
-function arg(args: CborMap, k: string): CborValue {
-  const v = args.get(k);
-  if (v === undefined) throw new JcpError('ERR_BAD_ARGUMENT', `argument ${k} is missing`);
-  return v;
-}
-const bytes = (args: CborMap, k: string): Uint8Array => {
-  const v = arg(args, k);
-  if (!(v instanceof Uint8Array)) throw new JcpError('ERR_BAD_ARGUMENT', `argument ${k} must be a byte string`);
-  return v;
-};
-const text = (args: CborMap, k: string): string => {
-  const v = arg(args, k);
-  if (typeof v !== 'string') throw new JcpError('ERR_BAD_ARGUMENT', `argument ${k} must be text`);
-  return v;
-};
-const uint = (v: CborValue | undefined, k: string): bigint => {
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
-  if (typeof v === 'bigint' && v >= 0n) return v;
-  throw new JcpError('ERR_BAD_ARGUMENT', `argument ${k} must be an unsigned integer`);
-};
-const map = (v: CborValue | undefined, k: string): CborMap => {
-  if (!(v instanceof Map)) throw new JcpError('ERR_BAD_ARGUMENT', `argument ${k} must be a map`);
-  return v;
-};
-const texts = (v: CborValue | undefined, k: string): string[] => {
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new JcpError('ERR_BAD_ARGUMENT', `argument ${k} must be an array of text`);
-  return v as string[];
-};
 
 /** A money ceiling {currency, minor} from its CBOR value. */
 function funds(v: CborValue | undefined): { currency: string; minor: bigint } {
@@ -786,6 +764,12 @@ export function createReferenceAdapter(options: ReferenceAdapterOptions = {}): {
     ...senseHandlers(), // sense §2–§11 (sense:C1–C6)
     ...jouleclawRunHandlers(), // jouleclaw §2/§7 cascade receipts, §16 contracts + verdict receipts, §17 handoffs + run journal
     ...jcPolicyHandlers(), // jouleclaw §8 agent identity, §9 policy engine, §10 policy_digest + policy/1 receipt
+    // the suite-defined profiles (spec-map/profiles.json)
+    ...jcpProfileHandlers(point),
+    ...energyProfileHandlers(point),
+    ...documentsProfileHandlers(point),
+    ...semanticProfileHandlers(point),
+    ...runtimeProfileHandlers(point),
   };
 
   return {

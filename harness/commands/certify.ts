@@ -356,6 +356,8 @@ export async function certify(a: Parsed): Promise<number> {
   }
   const digests: Record<string, string> = {};
   for (const f of readdirSync(join(ROOT, 'spec-map', 'clauses')).sort()) digests[`spec-map/clauses/${f}`] = digestFile(join(ROOT, 'spec-map', 'clauses', f));
+  // the suite-defined profiles: which clauses a profile's verdict speaks for
+  digests['spec-map/profiles.json'] = digestFile(join(ROOT, 'spec-map', 'profiles.json'));
   if (expPath && existsSync(expPath)) digests['expectations'] = digestFile(expPath);
   // the third-party vectors shipped in vectors/external/: blake3 of their SHA256SUMS, which a self-test holds every file to
   digests['vectors/external/SHA256SUMS'] = externalVectorsDigest();

@@ -66,10 +66,30 @@ export const OP_CLASSES: Readonly<Record<string, readonly string[]>> = {
   'endpoint.restart': [],
 };
 
-/** The classes of the energy operations (jcp §5, C9), the sense operations and the transparency log, by prefix. */
+/**
+ * By prefix: the energy operations (jcp §5, C9; the same judgements sense §7 and jouleclaw §1.3 ask of their
+ * figures), the transparency log, and the operations of the suite-defined profiles (spec-map/profiles.json), one
+ * namespace each.
+ */
 const BY_PREFIX: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ['energy.', j('C9')],
+  ['energy.', [...j('C9'), 'sense:P-ENERGY', 'jouleclaw:P-ENERGY']],
   ['tlog.', ['jouleclaw:C-TLOG']],
+  ['propagation.', ['jcp:P-PROPAGATION']],
+  ['dynamism.', ['jcp:P-DYNAMISM']],
+  ['meterer.', ['jcp:P-METERER']],
+  ['cascade.', ['jouleclaw:P-CASCADE']],
+  ['claims.', ['jouleclaw:P-CLAIMS']],
+  ['jc-energy.', ['jouleclaw:P-ENERGY']],
+  ['mcp.', ['jouleclaw:P-MCP']],
+  ['sidecar.', ['jouleclaw:P-SIDECAR']],
+  ['workspace.', ['jouleclaw:P-WORKSPACE']],
+  ['skill.', ['jouleclaw:P-SKILL']],
+  ['vocab.', ['jouleclaw:P-VOCAB']],
+  ['shapes.', ['jouleclaw:P-SHAPES']],
+  ['orchestrator.', ['jouleclaw:P-ORCHESTRATOR']],
+  ['value.', ['jouleclaw:P-VALUE']],
+  ['observer.', ['sense:P-OBSERVER']],
+  ['sense-energy.', ['sense:P-ENERGY']],
   ['jc.', []],
 ];
 

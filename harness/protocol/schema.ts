@@ -16,6 +16,11 @@ import { SENSE_OPS } from './ops/sense.ts';
 import { JOULECLAW_TLOG_OPS } from './ops/jouleclaw-tlog.ts';
 import { JOULECLAW_RECEIPTS_OPS } from './ops/jouleclaw-receipts.ts';
 import { JOULECLAW_POLICY_OPS } from './ops/jouleclaw-policy.ts';
+import { P_JCP_OPS } from './ops/p-jcp.ts';
+import { P_ENERGY_OPS } from './ops/p-energy.ts';
+import { P_DOCUMENTS_OPS } from './ops/p-documents.ts';
+import { P_SEMANTIC_OPS } from './ops/p-semantic.ts';
+import { P_RUNTIME_OPS } from './ops/p-runtime.ts';
 import type { OpSpec, Shape } from './shapes.ts';
 
 export type { OpSpec, Shape } from './shapes.ts';
@@ -38,6 +43,12 @@ export const OPS: Readonly<Record<string, OpSpec>> = {
   ...JOULECLAW_TLOG_OPS,
   ...JOULECLAW_RECEIPTS_OPS,
   ...JOULECLAW_POLICY_OPS,
+  // the suite-defined profiles (spec-map/profiles.json)
+  ...P_JCP_OPS,
+  ...P_ENERGY_OPS,
+  ...P_DOCUMENTS_OPS,
+  ...P_SEMANTIC_OPS,
+  ...P_RUNTIME_OPS,
 };
 
 /** The envelope of a request. */

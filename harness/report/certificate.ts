@@ -35,6 +35,8 @@ export interface CertificatePayload {
   readonly verdicts: Readonly<Record<string, string>>;
   /** Per tested class: its byte-contract differences (0: as the published vectors); never a spec verdict. */
   readonly byte_contract?: Readonly<Record<string, number>>;
+  /** The keys of `verdicts` that name profiles this suite defines (spec-map/profiles.json), not classes of a spec. */
+  readonly suite_profiles?: readonly string[];
   readonly counts: Readonly<Record<string, number>>;
   readonly unexpected: number;
   readonly issued_s: number;
@@ -63,6 +65,9 @@ export function certificatePayload(h: Header, f: Footer, rows: readonly ClassRow
     // every class tested, and every claimed class whether tested or not: a claim never goes without its verdict
     verdicts: Object.fromEntries(rows.filter((r) => r.verdict !== 'NOT TESTED' || r.claimed).map((r) => [r.class, r.verdict])),
     byte_contract: Object.fromEntries(rows.filter((r) => r.verdict !== 'NOT TESTED' || r.claimed).map((r) => [r.class, r.contract_differences])),
+    ...(rows.some((r) => r.suite_defined && (r.verdict !== 'NOT TESTED' || r.claimed))
+      ? { suite_profiles: rows.filter((r) => r.suite_defined && (r.verdict !== 'NOT TESTED' || r.claimed)).map((r) => r.class) }
+      : {}),
     counts: f.counts,
     unexpected: f.unexpected,
     issued_s,
@@ -124,6 +129,7 @@ const FIELDS: ReadonlyArray<readonly [keyof CertificatePayload, Shape, '?'?]> = 
   ['property_runs', 'int', '?'],
   ['verdicts', 'text-map'],
   ['byte_contract', 'int-map', '?'],
+  ['suite_profiles', 'texts', '?'],
   ['counts', 'int-map'],
   ['unexpected', 'int'],
   ['issued_s', 'int'],

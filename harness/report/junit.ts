@@ -85,10 +85,11 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
  * verdict: certify --shard judges no class); the `<testsuites>` root carries the sums over the suites. Each testcase:
  * name (the test's id), classname (the suite's class), file, time, and its result as junitResult says.
  */
-export function junitXml(judged: readonly Judged[], rows: ReadonlyArray<Pick<ClassRow, 'class' | 'claimed'> & { readonly verdict?: string }>, started_at: string): string {
-  const suites: Array<{ name: string; claimed: boolean; verdict?: string; tests: Judged[] }> = rows.map((r) => ({
+export function junitXml(judged: readonly Judged[], rows: ReadonlyArray<Pick<ClassRow, 'class' | 'claimed' | 'suite_defined'> & { readonly verdict?: string }>, started_at: string): string {
+  const suites: Array<{ name: string; claimed: boolean; verdict?: string; suite_defined?: true; tests: Judged[] }> = rows.map((r) => ({
     name: r.class,
     claimed: r.claimed,
+    ...(r.suite_defined ? { suite_defined: true as const } : {}),
     ...(r.verdict !== undefined ? { verdict: r.verdict } : {}),
     tests: judged.filter((t) => t.classes.includes(r.class)),
   }));
@@ -110,7 +111,9 @@ export function junitXml(judged: readonly Judged[], rows: ReadonlyArray<Pick<Cla
       return `${open}>\n      ${el}\n    </testcase>`;
     });
     for (const k of ['tests', 'failures', 'errors', 'skipped', 'ms'] as const) total[k] += n[k];
-    const props = [`      <property name="claimed" value="${s.claimed}"/>`, ...(s.verdict ? [`      <property name="verdict" value="${xmlAttr(s.verdict)}"/>`] : [])];
+    const props = [`      <property name="claimed" value="${s.claimed}"/>`, ...(s.verdict ? [`      <property name="verdict" value="${xmlAttr(s.verdict)}"/>`] : []),
+      // a profile this suite defines (spec-map/profiles.json), not a class of the spec
+      ...(s.suite_defined ? ['      <property name="defined_by" value="jcp-conformance suite profile, not a class of the spec"/>'] : [])];
     return [
       `  <testsuite name="${xmlAttr(s.name)}" tests="${n.tests}" failures="${n.failures}" errors="${n.errors}" skipped="${n.skipped}" time="${seconds(n.ms)}" timestamp="${xmlAttr(started_at)}">`,
       '    <properties>',

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { allClauses, type Clause } from '../../spec-map/index.ts';
 import type { PropertyCase } from '../property/case.ts';
 import { NEUTRAL, type Judged } from './expectations.ts';
-import { contractCell, type ClassRow, type Footer, type Header } from './record.ts';
+import { classLabel, contractCell, SUITE_PROFILE_NOTE, type ClassRow, type Footer, type Header } from './record.ts';
 import type { TestTranscript } from './record-reporter.ts';
 
 /** The page's file name in the report folder. */
@@ -340,8 +340,9 @@ ${cert}
 <h2>Classes</h2>
 <p class="meta">A class passes or fails on its spec grade alone (the spec's own normative words); the byte contract and SHOULD / MAY / open points are graded apart.</p>
 <table id="classes"><thead><tr><th>class</th><th>verdict</th><th>spec grade (MUST)</th><th>byte contract</th><th>SHOULD / MAY / open point</th></tr></thead><tbody>
-${p.rows.map((r) => `<tr class="v-${h(r.verdict.replace(/ /g, '-'))}" data-class="${h(r.class)}"><td>${h(r.class)}</td><td class="v">${h(r.verdict)}</td><td>${h(counts(r.must))}</td><td>${h(contractCell(r))}${Object.keys(r.bytes).length ? ` (${h(counts(r.bytes))})` : ''}</td><td>${h(counts(r.should))}</td></tr>`).join('\n')}
+${p.rows.map((r) => `<tr class="v-${h(r.verdict.replace(/ /g, '-'))}" data-class="${h(r.class)}"><td>${h(classLabel(r))}</td><td class="v">${h(r.verdict)}</td><td>${h(counts(r.must))}</td><td>${h(contractCell(r))}${Object.keys(r.bytes).length ? ` (${h(counts(r.bytes))})` : ''}</td><td>${h(counts(r.should))}</td></tr>`).join('\n')}
 </tbody></table>
+${p.rows.some((r) => r.suite_defined) ? `<p class="meta">${h(SUITE_PROFILE_NOTE)}</p>` : ''}
 <h2>Clauses</h2>
 <div class="filters"><label>class <select id="f-class"><option value="">all claimed</option>${classFilter.map((k) => `<option value="${h(k)}">${h(k)}</option>`).join('')}</select></label>
 <label>outcome <select id="f-outcome"><option value="">all</option>${(Object.keys(STANDING_LABEL) as Standing[]).map((s) => `<option value="${s}">${h(STANDING_LABEL[s])}</option>`).join('')}</select></label></div>

@@ -2,6 +2,7 @@
 // the per-class verdicts, JUnit XML, Allure results, a Markdown summary and the signed conformance certificate.
 import type { TesteeInfo } from '../implementation.ts';
 import { NEUTRAL, PROGRAM_FAULTS, type Judged } from './expectations.ts';
+import { isSuiteProfile } from '../../spec-map/index.ts';
 
 /** JUnit XML (harness/report/junit.ts), a view derived from the record beside the others here. */
 export { junitXml } from './junit.ts';
@@ -68,6 +69,17 @@ export interface ClassRow {
   readonly should: Readonly<Record<string, number>>;
   /** NEEDS …: what the run lacked for it — ENDPOINT (a live jcp/1 endpoint), or an option such as --endpoint-restart. */
   readonly verdict: 'PASS' | 'FAIL' | 'PARTIAL' | 'NOT CLAIMED' | 'NOT TESTED' | 'NOT APPLICABLE' | `NEEDS ${string}`;
+  /** Set on a profile this suite defines (spec-map/profiles.json), which is not a class of any spec. */
+  readonly suite_defined?: true;
+}
+
+/** The note every report prints under a table holding a suite-defined profile. */
+export const SUITE_PROFILE_NOTE =
+  '† a profile defined by this suite (spec-map/profiles.json), not a class of the spec: MUST-level clauses no class of the spec holds, grouped so they can be claimed and certified; its verdict is graded on the spec\'s words like a class\'s';
+
+/** A class id as the tables show it: a suite-defined profile marked †. */
+export function classLabel(r: Pick<ClassRow, 'class' | 'suite_defined'>): string {
+  return r.suite_defined ? `${r.class} †` : r.class;
 }
 
 /** Every JCP class the spec defines, listed in every table whether tested or not. */
@@ -114,7 +126,7 @@ export function classRows(judged: readonly Judged[], claims: readonly string[], 
     else if (!relevant.some((t) => t.outcome === 'passed')) verdict = relevant.some((t) => t.outcome === 'expected failure') ? 'PARTIAL' : 'NOT APPLICABLE';
     else if (relevant.some((t) => t.outcome !== 'passed' && !NEUTRAL.has(t.outcome))) verdict = 'PARTIAL';
     else verdict = 'PASS';
-    return { class: k, claimed, must, bytes, contract_differences, should, verdict };
+    return { class: k, claimed, must, bytes, contract_differences, should, verdict, ...(isSuiteProfile(k) ? { suite_defined: true as const } : {}) };
   });
 }
 
@@ -134,13 +146,14 @@ const fmt = (c: Readonly<Record<string, number>>) =>
 /** The closing table for a terminal. */
 export function terminalTable(rows: readonly ClassRow[]): string {
   // the class and verdict columns as wide as their longest entry (jouleclaw:C-TLOG, NEEDS --endpoint-restart)
-  const w = Math.max(13, ...rows.map((r) => r.class.length));
+  const w = Math.max(13, ...rows.map((r) => classLabel(r).length));
   const v = Math.max(14, ...rows.map((r) => r.verdict.length));
   const lines = [`${'class'.padEnd(w)} ${'verdict'.padEnd(v)} ${'spec grade (MUST)'.padEnd(37)} ${'byte contract'.padEnd(28)} SHOULD/MAY/open point`];
   for (const r of rows) {
     const bytes = r.contract_differences > 0 ? `${r.contract_differences} test(s) differ` : Object.keys(r.must).length || Object.keys(r.bytes).length ? 'no difference' : '—';
-    lines.push(`${r.class.padEnd(w)} ${r.verdict.padEnd(v)} ${fmt(r.must).padEnd(37)} ${bytes.padEnd(28)} ${fmt(r.should)}`);
+    lines.push(`${classLabel(r).padEnd(w)} ${r.verdict.padEnd(v)} ${fmt(r.must).padEnd(37)} ${bytes.padEnd(28)} ${fmt(r.should)}`);
   }
+  if (rows.some((r) => r.suite_defined)) lines.push(SUITE_PROFILE_NOTE);
   return lines.join('\n');
 }
 
@@ -156,7 +169,8 @@ export function markdownSummary(header: Header, footer: Footer, rows: readonly C
     '',
     '| class | verdict | spec grade (MUST) | byte contract | SHOULD / MAY / open point |',
     '| --- | --- | --- | --- | --- |',
-    ...rows.map((r) => `| ${r.class} | ${r.verdict} | ${fmt(r.must)} | ${contractCell(r)}${Object.keys(r.bytes).length ? ` (${fmt(r.bytes)})` : ''} | ${fmt(r.should)} |`),
+    ...rows.map((r) => `| ${classLabel(r)} | ${r.verdict} | ${fmt(r.must)} | ${contractCell(r)}${Object.keys(r.bytes).length ? ` (${fmt(r.bytes)})` : ''} | ${fmt(r.should)} |`),
+    ...(rows.some((r) => r.suite_defined) ? ['', SUITE_PROFILE_NOTE] : []),
   ];
   const bad = judged.filter((t) => t.unexpected);
   if (bad.length) {

@@ -4,7 +4,7 @@
 // with its reason, every mutant id is one mutation/testees/variant-main.ts serves or a source patch of
 // mutation/testees/patches.ts (and only those), and every source patch still applies to its impl/ file.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -15,19 +15,12 @@ const MUTANTS = [...RUN, ...AWAITING_TESTS];
 import { knownMutantIds, LEGACY_VARIANTS, MUTANT_BUILDERS } from '../../mutation/testees/registry.ts';
 import { MUTANT_PATCHES, SUITE_SCOPED } from '../../mutation/testees/patches.ts';
 import { PROCESS_MUTANTS } from '../../mutation/testees/process-faults.ts';
+import { allClauses, implementedClasses } from '../../spec-map/index.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-interface Clause {
-  readonly id: string;
-  readonly level: string;
-  readonly classes: readonly string[];
-}
-// every clause file of the spec map (jcp, jouleclaw, sense): the catalog covers classes of all three
-const CLAUSES = readdirSync(join(ROOT, 'spec-map', 'clauses'))
-  .filter((f) => f.endsWith('.json'))
-  .sort()
-  .flatMap((f) => (JSON.parse(readFileSync(join(ROOT, 'spec-map', 'clauses', f), 'utf8')) as { clauses: Clause[] }).clauses);
-const CLAIMED = (JSON.parse(readFileSync(join(ROOT, 'spec-map', 'implemented.json'), 'utf8')) as { classes: string[] }).classes;
+// every clause of the spec map (jcp, jouleclaw, sense), with the suite-defined profiles that hold some: the catalog covers all
+const CLAUSES = [...allClauses().values()];
+const CLAIMED = [...implementedClasses()];
 const byId = new Map(CLAUSES.map((c) => [c.id, c]));
 const MUST = new Set(['MUST', 'MUST NOT', 'REQUIRED']);
 

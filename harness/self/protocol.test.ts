@@ -1,7 +1,7 @@
 // Self-tests of the testee protocol's pieces: framing, the schema validator, and the CDDL document agreeing with the
 // schema the drivers enforce.
 import { ERROR_CODES } from '../../impl/errors.ts';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -46,7 +46,11 @@ describe('schema', () => {
   });
 
   it('the CDDL document names the arguments and result of every operation the drivers enforce', () => {
-    const cddl = readFileSync(join(HERE, '..', 'protocol', 'testee.cddl'), 'utf8');
+    // testee.cddl, and a document per group of suite-defined profiles beside it (harness/protocol/profiles/)
+    const profiles = join(HERE, '..', 'protocol', 'profiles');
+    const cddl = [join(HERE, '..', 'protocol', 'testee.cddl'), ...readdirSync(profiles).filter((f) => f.endsWith('.cddl')).sort().map((f) => join(profiles, f))]
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
     for (const op of Object.keys(OPS)) {
       expect(cddl, op).toMatch(new RegExp(`(^|\\s)${op.replace('.', '\\.')}-args = `));
       expect(cddl, op).toMatch(new RegExp(`(^|\\s)${op.replace('.', '\\.')}-ok = `));

@@ -1,16 +1,15 @@
 // The protocol is faithful and language-neutral: the reference run as a separate process passes, test for test, what
 // it passes in process; and testees that each break one rule on purpose are flagged on the clauses of that rule and
 // nowhere else, while testees that hang or crash on one operation lose only the tests that use it.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TestLine } from '../report/record-reporter.ts';
 import { BREAKER_FILES, BREAKERS } from './breakers.ts';
 import { runConformance } from './suite-run.ts';
+import { implementedClasses } from '../../spec-map/index.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-testees-'));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
@@ -32,7 +31,7 @@ const failing = (m: Map<string, TestLine>) =>
   [...m.values()].filter((t) => t.outcome !== 'passed' && t.outcome !== 'not claimed' && !(t.outcome === 'not applicable' && OUT_OF_REACH.has(t.needs ?? '')));
 
 /** The classes the reference claims (spec-map/implemented.json): a test of any other class reads "not claimed". */
-const CLAIMED = new Set((JSON.parse(readFileSync(join(ROOT, 'spec-map', 'implemented.json'), 'utf8')) as { classes: string[] }).classes);
+const CLAIMED = new Set([...implementedClasses()]);
 
 // The in-process outcome of every one of these tests is what this same `npm test` run reports for harness/conformance
 // and harness/external (they run in it, in process, and must pass), so the separate process is held to that outcome

@@ -5,6 +5,12 @@
 // once (a patch that no longer applies fails there, never silently serves the faithful reference). These mutants are
 // not served as testee processes (mutation/testees/variant-main.ts names them and refuses).
 
+import { JCP_PROFILE_PATCHES } from '../profiles/jcp.ts';
+import { ENERGY_PROFILE_PATCHES } from '../profiles/energy.ts';
+import { DOCUMENTS_PROFILE_PATCHES } from '../profiles/documents.ts';
+import { SEMANTIC_PROFILE_PATCHES } from '../profiles/semantic.ts';
+import { RUNTIME_PROFILE_PATCHES } from '../profiles/runtime.ts';
+
 /** One textual change to one impl/ file: `find` (exactly once in the file) becomes `replace`. */
 export interface SourcePatch {
   /** The file, relative to the repository root. */
@@ -236,6 +242,12 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
   'frame-address-unbound': [
     swap(SINJ, 'return Object.freeze({ frame, frame_id: contentIdOfBytes(bytes), bytes });', 'const { destination: _d, recipient_state: _r, wake_authority: _w, ...unbound } = frame as Record<string, CborInput>;\n  return Object.freeze({ frame, frame_id: contentIdOfBytes(encodeCanonical(unbound)), bytes });'),
   ],
+  // the suite-defined profiles (spec-map/profiles.json)
+  ...JCP_PROFILE_PATCHES,
+  ...ENERGY_PROFILE_PATCHES,
+  ...DOCUMENTS_PROFILE_PATCHES,
+  ...SEMANTIC_PROFILE_PATCHES,
+  ...RUNTIME_PROFILE_PATCHES,
 };
 
 /** Patch mutants whose patched module the suite reaches outside the in-process driver (the wire driver's endpoint): the
