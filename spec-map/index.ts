@@ -1,7 +1,7 @@
 // The clause index: every clause id the suite names, with its level, section, verbatim quote and classes (ARCHITECTURE.md).
 // Data lives in spec-map/clauses/<spec>.json, the suite-defined profiles in spec-map/profiles.json and the classes the
 // reference claims in spec-map/implemented.json; this module loads them and answers look-ups. It imports nothing of the others.
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -48,8 +48,19 @@ export interface Profile {
   readonly implemented: boolean;
 }
 
+/**
+ * The spec-map folder: this module's own, or, when it is bundled into one file elsewhere (the reference testee run
+ * as a separate process), the nearest spec-map/ of a folder above the bundle.
+ */
+function specMapDir(): string {
+  const own = dirname(fileURLToPath(import.meta.url));
+  if (existsSync(join(own, 'profiles.json'))) return own;
+  for (let d = own; dirname(d) !== d; d = dirname(d)) if (existsSync(join(d, 'spec-map', 'profiles.json'))) return join(d, 'spec-map');
+  return own;
+}
+
 /** The folder that holds the clause files. */
-export const CLAUSES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'clauses');
+export const CLAUSES_DIR = join(specMapDir(), 'clauses');
 
 let cache: Map<string, Clause> | undefined;
 let specs: SpecClauses[] | undefined;
