@@ -15,6 +15,7 @@ import { ContentType, LabelName, Stage, Status, type Label } from 'allure-js-com
 import { FileSystemWriter, ReporterRuntime } from 'allure-js-commons/sdk/reporter';
 import { NEUTRAL, PROGRAM_FAULTS, type Judged } from './expectations.ts';
 import type { Header } from './record.ts';
+import { isSuiteProfile } from '../../spec-map/index.ts';
 
 /** What of the record's header the results carry: when the run started, its seed and the testee. */
 export type AllureRun = Pick<Header, 'started_at' | 'seed' | 'testee'>;
@@ -192,6 +193,8 @@ function labelsOf(t: Judged): Label[] {
     { name: LabelName.SEVERITY, value: CRITICAL.has(t.level) ? 'critical' : 'normal' },
     { name: LabelName.TAG, value: `${t.grade ?? 'spec'} grade` },
     { name: LabelName.TAG, value: t.level },
+    // a profile this suite defines (spec-map/profiles.json) is no class of the spec: said on every test of one
+    ...(t.classes.some(isSuiteProfile) ? [{ name: LabelName.TAG, value: 'suite-defined profile (not a class of the spec)' }] : []),
   ];
 }
 

@@ -13,7 +13,7 @@
 // choice of maps (a caveat: exactly one of several keys); 'uint' for uint with a range control (.le, .lt, .ge, .gt).
 // hello's protocol, features and readings are 'text' in the table because the drivers check them against their closed
 // lists outside it (harness/implementation.ts); here those lists are compared with the CDDL directly.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -436,7 +436,11 @@ function textChoices(src: string, name: string): string[] {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-const CDDL = readFileSync(CDDL_PATH, 'utf8');
+// with the operations of the suite-defined profiles, documented beside it (harness/protocol/profiles/*.cddl)
+const PROFILES_DIR = join(dirname(CDDL_PATH), 'profiles');
+const CDDL = [CDDL_PATH, ...readdirSync(PROFILES_DIR).filter((f) => f.endsWith('.cddl')).sort().map((f) => join(PROFILES_DIR, f))]
+  .map((f) => readFileSync(f, 'utf8'))
+  .join('\n');
 
 describe('testee.cddl, the normative schema, and schema.ts, the drivers\' copy', () => {
   it('agree on every op: the same ops, fields, optional fields and types', () => {
