@@ -11,6 +11,9 @@ import { ENERGY_PROFILE_MUTANTS, ENERGY_PROFILE_UNBROKEN } from './profiles/ener
 import { DOCUMENTS_PROFILE_MUTANTS, DOCUMENTS_PROFILE_UNBROKEN } from './profiles/documents.ts';
 import { SEMANTIC_PROFILE_MUTANTS, SEMANTIC_PROFILE_UNBROKEN } from './profiles/semantic.ts';
 import { RUNTIME_PROFILE_MUTANTS, RUNTIME_PROFILE_UNBROKEN } from './profiles/runtime.ts';
+import { ACCOUNTING_PROFILE_MUTANTS, ACCOUNTING_PROFILE_UNBROKEN } from './profiles/accounting.ts';
+import { CONTRACTS_PROFILE_MUTANTS, CONTRACTS_PROFILE_UNBROKEN } from './profiles/contracts.ts';
+import { RECORDS_PROFILE_MUTANTS, RECORDS_PROFILE_UNBROKEN } from './profiles/records.ts';
 
 /** One clause mutant. */
 export interface Mutant {
@@ -24,7 +27,7 @@ export interface Mutant {
   readonly applied: string;
 }
 
-/** The matrix row of mutants whose clauses belong to no class the spec defines (jcp §4.11's in-flight rules). */
+/** The matrix row of mutants whose clauses belong to no class the spec defines nor any profile of this suite (none now: spec-map/profiles.json holds them). */
 export const NO_CLASS = 'jcp:(no class)';
 
 /** A MUST-level clause with no mutant, and why. */
@@ -232,8 +235,8 @@ export const MUTANTS: readonly Mutant[] = [
   { id: 'taint-floor-any-accepted', clauses: ['jcp/4.10#not-computed-not-clean'], class: 'jcp:C25', description: "origins 'any' pass a resource's taint floor", applied: `${P('impl/jcp/decide.ts')} the origins-any refusal at a taint floor returns no refusal (accepts)` },
   { id: 'allowed-not-recorded', clauses: ['jcp/4.11#record-allowed-durably', 'jcp/11#record-before-deciding'], class: 'jcp:C14', description: 'an allowed decision is not appended to the durable record', applied: `${P('impl/durable/point.ts')} recordDecision appends denials only (suite scope: the wire's durable gate too)` },
   { id: 'durable-write-behind', clauses: ['jcp/4.11#record-allowed-durably'], class: 'jcp:C14', description: 'durable.decide answers 10 ms before its record entry is written (write-behind)', applied: 'mutation/testees/process-faults.ts: every record write held back 10 ms after the answer; served as a testee process (JCP_MUTANT_TESTEE), which the durable crash test SIGKILLs' },
-  { id: 'in-flight-reported-completed', clauses: ['jcp/4.11#in-flight-not-settled'], class: NO_CLASS, description: 'a decision found on reopen with no recorded outcome is reported completed', applied: `${P('impl/durable/point.ts')} status() answers completed for an unresolved decision` },
-  { id: 'in-flight-retried', clauses: ['jcp/4.11#in-flight-not-retried'], class: NO_CLASS, description: 'on reopen each decision with no recorded outcome is decided (and debited) again', applied: `${P('impl/durable/point.ts')} open re-decides every unresolved request after the replay` },
+  { id: 'in-flight-reported-completed', clauses: ['jcp/4.11#in-flight-not-settled'], class: 'jcp:P-INFLIGHT', description: 'a decision found on reopen with no recorded outcome is reported completed', applied: `${P('impl/durable/point.ts')} status() answers completed for an unresolved decision` },
+  { id: 'in-flight-retried', clauses: ['jcp/4.11#in-flight-not-retried'], class: 'jcp:P-INFLIGHT', description: 'on reopen each decision with no recorded outcome is decided (and debited) again', applied: `${P('impl/durable/point.ts')} open re-decides every unresolved request after the replay` },
   { id: 'in-flight-refunded', clauses: ['jcp/4.11#in-flight-stays-debited'], class: 'jcp:C14', description: 'on reopen an allowed decision with no recorded outcome (its action was in flight) is no longer debited', applied: `${P('impl/durable/point.ts')} replay re-decides such a decision at zero cost and skips the receipt comparison` },
   { id: 'reopen-fresh-spend', clauses: ['jcp/4.11#re-establish-before-deciding', 'jcp/11#replay-before-new'], class: 'jcp:C14', description: 'a restart is a fresh budget: the record is not replayed on open', applied: `${P('impl/durable/point.ts')} open replays nothing (suite scope: the wire's durable gate too)` },
   { id: 'partial-aggregate-per-unit', clauses: ['jcp/5.2#partial-total-no-per-unit'], class: 'jcp:C9', description: 'a total summed over a Partial receipt still gives a per-unit figure', applied: `${P('impl/energy/outcomes.ts')} aggregateEfficiency ignores coverage for uj_per_unit` },
@@ -294,6 +297,9 @@ export const MUTANTS: readonly Mutant[] = [
   ...DOCUMENTS_PROFILE_MUTANTS,
   ...SEMANTIC_PROFILE_MUTANTS,
   ...RUNTIME_PROFILE_MUTANTS,
+  ...RECORDS_PROFILE_MUTANTS,
+  ...CONTRACTS_PROFILE_MUTANTS,
+  ...ACCOUNTING_PROFILE_MUTANTS,
 ];
 
 /**
@@ -319,6 +325,9 @@ export const UNBROKEN: readonly Unbroken[] = [
   ...DOCUMENTS_PROFILE_UNBROKEN,
   ...SEMANTIC_PROFILE_UNBROKEN,
   ...RUNTIME_PROFILE_UNBROKEN,
+  ...RECORDS_PROFILE_UNBROKEN,
+  ...CONTRACTS_PROFILE_UNBROKEN,
+  ...ACCOUNTING_PROFILE_UNBROKEN,
 ];
 
 /**

@@ -468,6 +468,8 @@ describe('jcp §5.3 traceability', () => {
     expect(await impl.energyTrace(outcome, ['a', 'b'], acts)).toMatchObject({ provenance: 'ModelBased' });
     expect(await impl.energyTrace({ uj: 1000n, provenance: 'Estimator' }, ['a'], acts)).toMatchObject({ provenance: 'Estimator' });
     expect(await impl.energyTrace(outcome, ['a', 'c'], acts)).toMatchObject({ provenance: 'HwShunt', coverage: 'Partial' });
+    // the floor is "across the outcome and every activity": a Partial outcome over Whole activities is Partial
+    expect(await impl.energyTrace({ uj: 1000n, provenance: 'HwShunt', coverage: 'Partial' }, ['a'], acts)).toMatchObject({ provenance: 'HwShunt', coverage: 'Partial' });
   });
 });
 
@@ -476,6 +478,10 @@ describe('jcp §5.5 and §5.6', () => {
     const impl = await implementation();
     expect(await impl.energyConservationFloor(1_000_000n, ['HwShunt', 'HwShunt'])).toEqual({ ppm_numerator: 1_000_000n, ppm_denominator: 1_000_000n, rests_on: 'measured' });
     expect((await impl.energyConservationFloor(1_000_000n, ['HwShunt', 'Estimator']))['rests_on']).toBe('modelled');
+    // a ModelBased figure is a model's (jcp §5: "a model calibrated on the host (...) or a real reading apportioned by a
+    // model"), not a hardware reading: a floor resting on one rests on a modelled figure
+    expect((await impl.energyConservationFloor(1_000_000n, ['ModelBased']))['rests_on']).toBe('modelled');
+    expect((await impl.energyConservationFloor(1_000_000n, ['HwShunt', 'ModelBased']))['rests_on']).toBe('modelled');
   });
 
   clauseIt(['jcp/5.6#bound-not-verification', 'jcp/5.6#may-refute-out-of-envelope'], 'a physical bound refutes outside the envelope and never reports verified inside it', async () => {

@@ -59,8 +59,8 @@ export const OP_CLASSES: Readonly<Record<string, readonly string[]>> = {
   'durable.decide': j('C14', 'C16', 'C26'),
   'durable.close': j('C14', 'C16', 'C26'),
   // optional (jcp §4.11's in-flight state): without them the tests that need them read not applicable
-  'durable.complete': [],
-  'durable.status': [],
+  'durable.complete': ['jcp:P-INFLIGHT'],
+  'durable.status': ['jcp:P-INFLIGHT'],
   // a testee without its own endpoint has its wire classes read NEEDS ENDPOINT (never failed): no class requires these
   'endpoint.start': [],
   'endpoint.restart': [],
@@ -72,7 +72,7 @@ export const OP_CLASSES: Readonly<Record<string, readonly string[]>> = {
  * namespace each.
  */
 const BY_PREFIX: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ['energy.', [...j('C9'), 'sense:P-ENERGY', 'jouleclaw:P-ENERGY']],
+  ['energy.', [...j('C9'), 'jcp:P-TRACE', 'sense:P-ENERGY', 'jouleclaw:P-ENERGY']],
   ['tlog.', ['jouleclaw:C-TLOG']],
   ['propagation.', ['jcp:P-PROPAGATION']],
   ['dynamism.', ['jcp:P-DYNAMISM']],

@@ -10,6 +10,9 @@ import { ENERGY_PROFILE_PATCHES } from '../profiles/energy.ts';
 import { DOCUMENTS_PROFILE_PATCHES } from '../profiles/documents.ts';
 import { SEMANTIC_PROFILE_PATCHES } from '../profiles/semantic.ts';
 import { RUNTIME_PROFILE_PATCHES } from '../profiles/runtime.ts';
+import { ACCOUNTING_PROFILE_PATCHES } from '../profiles/accounting.ts';
+import { CONTRACTS_PROFILE_PATCHES } from '../profiles/contracts.ts';
+import { RECORDS_PROFILE_PATCHES } from '../profiles/records.ts';
 
 /** One textual change to one impl/ file: `find` (exactly once in the file) becomes `replace`. */
 export interface SourcePatch {
@@ -248,6 +251,9 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
   ...DOCUMENTS_PROFILE_PATCHES,
   ...SEMANTIC_PROFILE_PATCHES,
   ...RUNTIME_PROFILE_PATCHES,
+  ...RECORDS_PROFILE_PATCHES,
+  ...CONTRACTS_PROFILE_PATCHES,
+  ...ACCOUNTING_PROFILE_PATCHES,
 };
 
 /** Patch mutants whose patched module the suite reaches outside the in-process driver (the wire driver's endpoint): the

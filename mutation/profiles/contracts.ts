@@ -1,0 +1,8 @@
+// Clause mutants of the suite-defined profiles of group contracts: source patches of copies of impl/ modules
+// (mutation/testees/patches.ts), filed under each profile in the kill matrix.
+import type { Mutant, Unbroken } from '../catalog.ts';
+import type { SourcePatch } from '../testees/patches.ts';
+
+export const CONTRACTS_PROFILE_MUTANTS: readonly Mutant[] = [];
+export const CONTRACTS_PROFILE_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = {};
+export const CONTRACTS_PROFILE_UNBROKEN: readonly Unbroken[] = [];
