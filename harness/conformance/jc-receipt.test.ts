@@ -55,6 +55,22 @@ describe('jouleclaw §2 the cascade receipt', () => {
     expect(r).toEqual({ jc_receipt: '1', ...w, energy_provenance: 'ModelBased' });
   });
 
+  clauseIt([ONE_PER_WALK], "a walk of several tool calls produces one receipt whose ledger is the walk's whole tools_touched, in order", async () => {
+    const impl = implementation();
+    const tools = [tool('mcp:search', 'HwShunt', 1200), tool('model:a', 'ModelBased', 3_000_000), tool('mcp:fetch', 'HwShunt', 800)];
+    const w = walk(tools, { claims: [...(walk([])['claims'] as unknown[]), { source: 'https://example.org/b', content_hash: H('c'), fetched_at: '2026-11-30T04:59:30Z', trust_tier: 4 }] });
+    const r = await impl.jcBuildReceipt(w);
+    expect(r).toEqual({ jc_receipt: '1', ...w, energy_provenance: 'ModelBased' });
+  });
+
+  clauseIt([ONE_PER_WALK], 'a walk that touched no tool (an L0 cache hit, its grade stated) still produces its receipt', async () => {
+    const impl = implementation();
+    // jouleclaw §2 "Every cascade walk MUST produce one Receipt": the cheapest walk too; with no tool touched there is
+    // no counter to take the worst of, so the walk states its own grade
+    const w = { ...walk([], { tier: 'L0', joules_uj: 0, claims: [] }), energy_provenance: 'Estimator' };
+    expect(await impl.jcBuildReceipt(w)).toEqual({ jc_receipt: '1', ...w });
+  });
+
   clauseIt([WORST], 'energy_provenance is the worst counter across tools_touched, not the best (random ledgers)', async () => {
     const impl = implementation();
     const judge = refusalJudge();

@@ -90,6 +90,10 @@ const BY_PREFIX: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['value.', ['jouleclaw:P-VALUE']],
   ['observer.', ['sense:P-OBSERVER']],
   ['sense-energy.', ['sense:P-ENERGY']],
+  ['jc.policy-', ['jouleclaw:P-POLICY']],
+  ['jc.verify-policy-receipt', ['jouleclaw:P-POLICY']],
+  ['jc.agent-check', ['jouleclaw:P-POLICY']],
+  ['jc.receipt.', ['jouleclaw:P-RECEIPT']],
   ['jc.', []],
 ];
 
