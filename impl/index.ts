@@ -65,5 +65,8 @@ export * from './jouleclaw/verdict.ts';
 export * from './jouleclaw/verdict-receipt.ts';
 export * from './jouleclaw/handoff.ts';
 export * from './jouleclaw/journal.ts';
+export * from './jouleclaw/cascade.ts';
+export * from './jouleclaw/retrieval.ts';
+export * from './jouleclaw/orchestrator.ts';
 // ---- sense §2–§11 (impl/sense), as one namespace so its names (Event, Probe, ask, …) cannot collide with jcp's ----
 export * as sense from './sense/index.ts';

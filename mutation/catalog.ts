@@ -14,6 +14,7 @@ import { RUNTIME_PROFILE_MUTANTS, RUNTIME_PROFILE_UNBROKEN } from './profiles/ru
 import { ACCOUNTING_PROFILE_MUTANTS, ACCOUNTING_PROFILE_UNBROKEN } from './profiles/accounting.ts';
 import { CONTRACTS_PROFILE_MUTANTS, CONTRACTS_PROFILE_UNBROKEN } from './profiles/contracts.ts';
 import { RECORDS_PROFILE_MUTANTS, RECORDS_PROFILE_UNBROKEN } from './profiles/records.ts';
+import { LOG_ANSWER_PROFILE_MUTANTS, LOG_ANSWER_PROFILE_UNBROKEN } from './profiles/log-and-answer.ts';
 
 /** One clause mutant. */
 export interface Mutant {
@@ -300,6 +301,7 @@ export const MUTANTS: readonly Mutant[] = [
   ...RECORDS_PROFILE_MUTANTS,
   ...CONTRACTS_PROFILE_MUTANTS,
   ...ACCOUNTING_PROFILE_MUTANTS,
+  ...LOG_ANSWER_PROFILE_MUTANTS,
 ];
 
 /**
@@ -328,6 +330,7 @@ export const UNBROKEN: readonly Unbroken[] = [
   ...RECORDS_PROFILE_UNBROKEN,
   ...CONTRACTS_PROFILE_UNBROKEN,
   ...ACCOUNTING_PROFILE_UNBROKEN,
+  ...LOG_ANSWER_PROFILE_UNBROKEN,
 ];
 
 /**

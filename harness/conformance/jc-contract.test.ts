@@ -8,8 +8,8 @@
 // - "canonical JSON" is RFC 8785 (JCS); `jcs` below is written from RFC 8785 independently of the reference.
 // - evidence items are JSON objects tagged by "kind"; a tool check with args_hash matches only evidence carrying that
 //   args_hash; an artifact check without expected_hash is passed by any artifact at its path.
-// These clauses belong to no class, so clauseIt runs them against every testee (no claim needed); a testee without the
-// jc.* operations is reported "unimplemented".
+// These clauses belong to no class of the spec: they make up the suite-defined profile jouleclaw:P-CONTRACT (spec-map/profiles.json),
+// so their tests run against a testee that claims it.
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';

@@ -8,7 +8,8 @@
 // the canonical CBOR of { seq, ? prev, event: { event: <variant>, … }, hash }, hash = hex BLAKE3 of the entry without
 // it. Journals a conforming producer never writes (edited, re-chained with extra fields) are laid out here from that
 // definition with the oracle's CBOR encoder and @noble/hashes, not with the reference's journal code.
-// These clauses belong to no class, so clauseIt runs them against every testee.
+// These clauses belong to no class of the spec: they make up the suite-defined profile jouleclaw:P-HANDOFF (spec-map/profiles.json),
+// so their tests run against a testee that claims it.
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
@@ -125,6 +126,10 @@ describe('jouleclaw §17.1/§17.2 the handoff', () => {
     const { handoffs } = await impl.jcOpenRun(rechain(es, 1));
     expect(handoffs).toHaveLength(1);
     expect(handoffs[0]).toMatchObject({ worker: worker(), closed_at: 9n, completed: ['x'] });
+    // §17.2 "the variant set is open": an event of a variant this consumer does not know, chained in, is accepted
+    const later = [...es, new Map<string, CborValue>([['seq', es.length], ['event', new Map<string, CborValue>([['event', 'NodeAnnotated'], ['note', 'added by a later minor']])]])];
+    const { handoffs: again } = await impl.jcOpenRun(rechain(later, 1));
+    expect(again).toHaveLength(1);
   });
 
   clauseIt([CHAIN], 'a handoff edited after the fact, or a journal re-ordered or cut, is refused before it is trusted', async () => {
@@ -217,7 +222,9 @@ describe('jouleclaw §17.3 a node in flight survives the process', () => {
     expect(s.held).toEqual(['pay', 'mail', 'post']);
     expect(s.ready).toEqual(['read']); // a safe node is ready again, as a new attempt
     for (const n of s.held) await expectCode(r2.dispatch(n), 'ERR_NODE_HELD', n);
-    // settled by an approval that names who gave it
+    // settled by an approval that names who gave it: one naming nobody settles nothing
+    expect(await codeOf(r2.approve('pay', ''))).not.toBe('accepted');
+    await expectCode(r2.dispatch('pay'), 'ERR_NODE_HELD');
     await r2.approve('pay', operator());
     expect(await codeOf(r2.dispatch('pay'))).toBe('accepted');
     // settled by recording what it did

@@ -73,7 +73,7 @@ export const OP_CLASSES: Readonly<Record<string, readonly string[]>> = {
  */
 const BY_PREFIX: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['energy.', [...j('C9'), 'jcp:P-TRACE', 'sense:P-ENERGY', 'jouleclaw:P-ENERGY']],
-  ['tlog.', ['jouleclaw:C-TLOG']],
+  ['tlog.', ['jouleclaw:C-TLOG', 'jouleclaw:P-LOGGED']],
   ['propagation.', ['jcp:P-PROPAGATION']],
   ['dynamism.', ['jcp:P-DYNAMISM']],
   ['meterer.', ['jcp:P-METERER']],
@@ -94,22 +94,25 @@ const BY_PREFIX: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['jc.verify-policy-receipt', ['jouleclaw:P-POLICY']],
   ['jc.agent-check', ['jouleclaw:P-POLICY']],
   ['jc.receipt.', ['jouleclaw:P-RECEIPT']],
+  ['jc.contract.', ['jouleclaw:P-CONTRACT']],
+  ['jc.verdict.', ['jouleclaw:P-CONTRACT']],
+  ['jc.run.', ['jouleclaw:P-HANDOFF']],
   ['jc.', []],
 ];
 
-/** sense §2–§11: each operation's class (sense §12's class lines). */
-const SENSE: Readonly<Record<string, string>> = {
-  'sense.event-id': 'sense:C2',
-  'sense.replay': 'sense:C1',
-  'sense.clock': 'sense:C1',
-  'sense.detect': 'sense:C3',
-  'sense.gate': 'sense:C3',
-  'sense.ask': 'sense:C4',
-  'sense.seal': 'sense:C5',
-  'sense.verify-chain': 'sense:C5',
-  'sense.inject': 'sense:C6',
-  'sense.agent-kinds': 'sense:C6',
-  'sense.agent-author': 'sense:C6',
+/** sense §2–§11: each operation's classes (sense §12's class lines; sense §6's answer energy, sense:P-HONESTY). */
+const SENSE: Readonly<Record<string, readonly string[]>> = {
+  'sense.event-id': ['sense:C2'],
+  'sense.replay': ['sense:C1'],
+  'sense.clock': ['sense:C1'],
+  'sense.detect': ['sense:C3'],
+  'sense.gate': ['sense:C3'],
+  'sense.ask': ['sense:C4', 'sense:P-HONESTY'],
+  'sense.seal': ['sense:C5'],
+  'sense.verify-chain': ['sense:C5'],
+  'sense.inject': ['sense:C6'],
+  'sense.agent-kinds': ['sense:C6'],
+  'sense.agent-author': ['sense:C6'],
 };
 
 /** The classes whose claim requires `op` ([] for an operation no class requires, or one this suite does not know). */
@@ -117,7 +120,7 @@ export function classesRequiring(op: string): readonly string[] {
   const direct = OP_CLASSES[op];
   if (direct) return direct;
   const s = SENSE[op];
-  if (s) return [s];
+  if (s) return s;
   for (const [prefix, classes] of BY_PREFIX) if (op.startsWith(prefix)) return classes;
   return [];
 }
