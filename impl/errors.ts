@@ -150,6 +150,7 @@ export const ERROR_CODES = [
   'ERR_POLICY_VERSION_NOT_INCREASING',
   'ERR_POLICY_REQUEST_MALFORMED',
   'ERR_POLICY_DIGEST_ABSENT',
+  'ERR_SHAPE_VIOLATION', // jouleclaw §15: a tool input that fails SHACL validation, refused before the tool is called
   // ---- JouleClaw transparency log (jouleclaw §22, C-TLOG; impl/jouleclaw/tlog*.ts) ----
   'ERR_TLOG_HEAD_MALFORMED', // a tree head that is not {root, size, steward, timestamp, signature} as tlog-head.ts fixes it
   'ERR_TLOG_ROOT_MALFORMED', // §22.2: a head whose root is not 32 bytes of hex (absent and empty included)

@@ -15,6 +15,7 @@ import { ACCOUNTING_PROFILE_MUTANTS, ACCOUNTING_PROFILE_UNBROKEN } from './profi
 import { CONTRACTS_PROFILE_MUTANTS, CONTRACTS_PROFILE_UNBROKEN } from './profiles/contracts.ts';
 import { RECORDS_PROFILE_MUTANTS, RECORDS_PROFILE_UNBROKEN } from './profiles/records.ts';
 import { LOG_ANSWER_PROFILE_MUTANTS, LOG_ANSWER_PROFILE_UNBROKEN } from './profiles/log-and-answer.ts';
+import { READINGS_PROFILE_MUTANTS, READINGS_PROFILE_UNBROKEN } from './profiles/readings.ts';
 
 /** One clause mutant. */
 export interface Mutant {
@@ -302,6 +303,7 @@ export const MUTANTS: readonly Mutant[] = [
   ...CONTRACTS_PROFILE_MUTANTS,
   ...ACCOUNTING_PROFILE_MUTANTS,
   ...LOG_ANSWER_PROFILE_MUTANTS,
+  ...READINGS_PROFILE_MUTANTS,
 ];
 
 /**
@@ -331,6 +333,7 @@ export const UNBROKEN: readonly Unbroken[] = [
   ...CONTRACTS_PROFILE_UNBROKEN,
   ...ACCOUNTING_PROFILE_UNBROKEN,
   ...LOG_ANSWER_PROFILE_UNBROKEN,
+  ...READINGS_PROFILE_UNBROKEN,
 ];
 
 /**

@@ -76,7 +76,6 @@ const BY_PREFIX: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['tlog.', ['jouleclaw:C-TLOG', 'jouleclaw:P-LOGGED']],
   ['propagation.', ['jcp:P-PROPAGATION']],
   ['dynamism.', ['jcp:P-DYNAMISM']],
-  ['meterer.', ['jcp:P-METERER']],
   ['cascade.', ['jouleclaw:P-CASCADE']],
   ['claims.', ['jouleclaw:P-CLAIMS']],
   ['jc-energy.', ['jouleclaw:P-ENERGY']],

@@ -14,6 +14,7 @@ import { ACCOUNTING_PROFILE_PATCHES } from '../profiles/accounting.ts';
 import { CONTRACTS_PROFILE_PATCHES } from '../profiles/contracts.ts';
 import { RECORDS_PROFILE_PATCHES } from '../profiles/records.ts';
 import { LOG_ANSWER_PROFILE_PATCHES } from '../profiles/log-and-answer.ts';
+import { READINGS_PROFILE_PATCHES } from '../profiles/readings.ts';
 
 /** One textual change to one impl/ file: `find` (exactly once in the file) becomes `replace`. */
 export interface SourcePatch {
@@ -256,6 +257,7 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
   ...CONTRACTS_PROFILE_PATCHES,
   ...ACCOUNTING_PROFILE_PATCHES,
   ...LOG_ANSWER_PROFILE_PATCHES,
+  ...READINGS_PROFILE_PATCHES,
 };
 
 /** Patch mutants whose patched module the suite reaches outside the in-process driver (the wire driver's endpoint): the
