@@ -19,6 +19,7 @@ import { stewardKid } from '../impl/receipt/seal.ts';
 import type { GroupType, Json, JsonObject, PackArea } from './model.ts';
 import { promotedCases } from './promoted.ts';
 import { jcCases } from './jc-cases.ts';
+import { profileCases } from './p-cases.ts';
 import { signedStatementToCbor, statementBytes, type Statement } from '../impl/jcp/channel.ts';
 import { authorMintPolicy, eventClassId, mintPolicyBytes, signedMintPolicyToCbor, type MintPolicy } from '../impl/jcp/standing.ts';
 
@@ -33,7 +34,9 @@ export type Intent =
   /** efficiency.json: outputs the spec fixes (each path's value; dotted paths), and paths that must be absent. */
   | { readonly outputs: Readonly<Record<string, Json>>; readonly absent?: readonly string[] }
   /** a promoted OpSequence (vectors/promoted.ts): the reference's projected observations recorded at promotion. */
-  | { readonly sequence: readonly Json[] };
+  | { readonly sequence: readonly Json[] }
+  /** profiles.json: the whole expected answer, derived from the spec's words (vectors/p-cases.ts), and the vector's result. */
+  | { readonly exactly: JsonObject; readonly result: 'valid' | 'invalid' };
 
 /** One named case. */
 export interface Case {
@@ -815,5 +818,5 @@ function efficiencyCases(): Case[] {
 
 /** Every case of conformance/v1, pack by pack, in a stable order. */
 export function allCases(): Case[] {
-  return [...grantCases(), ...chainCases(), ...decisionCases(), ...receiptCases(), ...legacyCases(), ...caveatCases(), ...moneyCases(), ...standingCases(), ...channelCases(), ...efficiencyCases(), ...promotedCases(), ...jcCases()];
+  return [...grantCases(), ...chainCases(), ...decisionCases(), ...receiptCases(), ...legacyCases(), ...caveatCases(), ...moneyCases(), ...standingCases(), ...channelCases(), ...efficiencyCases(), ...promotedCases(), ...jcCases(), ...profileCases()];
 }

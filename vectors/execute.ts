@@ -9,6 +9,7 @@ import type { GroupType, Json, JsonObject } from './model.ts';
 import { decodeSignedMintPolicy, mintPolicyId } from '../impl/jcp/standing.ts';
 import { executeSequence } from './promoted.ts';
 import { executeJc } from './jc-execute.ts';
+import { executeProfile, trimProfile } from './p-execute.ts';
 import { arr, hex, obj, str, uint } from './inputs.ts';
 
 
@@ -316,7 +317,8 @@ async function run(impl: Implementation, type: GroupType, inp: JsonObject): Prom
     }
     default: {
       // JouleClaw and Sense kinds: vectors/jc-execute.ts
-      const r = await executeJc(impl, type, inp, decideFields);
+      // JouleClaw and Sense kinds: vectors/jc-execute.ts; the suite-defined profiles' kinds: vectors/p-execute.ts
+      const r = (await executeJc(impl, type, inp, decideFields)) ?? (await executeProfile(impl, type, inp));
       if (!r) throw new Error(`no executor for group kind ${type}`);
       return r;
     }
@@ -328,7 +330,8 @@ async function run(impl: Implementation, type: GroupType, inp: JsonObject): Prom
  * expected step carries them (receipts.json pins them; other packs compare the verified core).
  */
 export function trimToExpected(type: GroupType, observed: JsonObject, expected: JsonObject): JsonObject {
-  if (type !== 'Decide' || !Array.isArray(observed['steps']) || !Array.isArray(expected['steps'])) return observed;
+  if (type !== 'Decide') return trimProfile(type, observed, expected);
+  if (!Array.isArray(observed['steps']) || !Array.isArray(expected['steps'])) return observed;
   const exp = expected['steps'];
   const steps = observed['steps'].map((s, i) => {
     const o = { ...(s as JsonObject) };

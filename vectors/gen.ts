@@ -18,7 +18,7 @@ import { publicKeyFromDid } from '../impl/identity/did-key.ts';
 import { allCases, type Case } from './cases.ts';
 import { crossCheckLog } from './jc-cases.ts';
 import { execute, trimToExpected } from './execute.ts';
-import { GENERATOR_VERSION, PACK_AREAS, jsonText, packFile, schemaFile, type JsonObject, type Pack, type PackArea, type TestGroup, type VectorTest } from './model.ts';
+import { firstDifference, GENERATOR_VERSION, PACK_AREAS, jsonText, packFile, schemaFile, type JsonObject, type Pack, type PackArea, type TestGroup, type VectorTest } from './model.ts';
 import { FLAG_NOTES } from './notes.ts';
 import { PACK_KINDS, schemaFor } from './schemas.ts';
 
@@ -66,6 +66,13 @@ export function checkIntent(c: Case, observed: JsonObject): void {
     throw new Error(`case ${c.pack}/${c.name}: the reference ${what} — not published (a reference bug, or a wrong case)`);
   };
   const i = c.intent;
+  // profiles.json: the answer, trimmed to what the vector decides, is exactly the one derived from the spec
+  if ('exactly' in i) {
+    const got = trimToExpected(c.type, observed, i.exactly);
+    const d = firstDifference(i.exactly, got, '$');
+    if (d) fail(`answered ${JSON.stringify(got).slice(0, 300)} (first difference at ${d}), the case requires ${JSON.stringify(i.exactly).slice(0, 300)}`);
+    return;
+  }
   if ('error' in i) {
     if (observed['error'] !== i.error) fail(`answered ${JSON.stringify(observed)}, the case requires refusal ${i.error}`);
     return;
@@ -124,6 +131,7 @@ function crossCheckMinted(c: Case, observed: JsonObject): void {
 /** valid when the input is accepted as it stands; invalid when it is refused or (for a decision) its last step denied. */
 function resultOf(c: Case): VectorTest['result'] {
   const i = c.intent;
+  if ('exactly' in i) return i.result;
   if ('error' in i) return 'invalid';
   if ('verdict' in i) return i.verdict;
   if ('steps' in i) return i.steps[i.steps.length - 1]!.verdict === 'allow' ? 'valid' : 'invalid';
@@ -143,6 +151,7 @@ const JC_HEADER: Partial<Record<PackArea, string>> = {
   jouleclaw_tlog: "JouleClaw §22 (../shared/spec/jouleclaw-SPEC.md): RFC 6962 trees with BLAKE3 over the CT test leaves; heads signed by deriveSeed('jcp-vectors/v1:steward'); roots and proofs re-checked by an independent RFC 9162 verifier (@noble/hashes) before publication.",
   jouleclaw_policy: 'JouleClaw §10, §10.1: digests recomputed from the §10.1 layout with @noble/hashes before publication; policy/1 receipts sealed by the steward (COSE_Sign1, kid = UTF-8 of its did:key).',
   jouleclaw_receipts: 'JouleClaw §2, §7, §16, §17: JSON documents travel as JSON; contract hashes (RFC 8785 + BLAKE3) and command_hash (BLAKE3 of argv joined by NUL) recomputed independently; journals and verdict receipts are the suite\'s byte layout.',
+  profiles: "The suite-defined profiles (spec-map/profiles.json) jouleclaw:P-VALUE (§19.2, §19.3), P-WORKSPACE (§11), P-SKILL (§12), P-CASCADE (§1.1), through their operations (harness/protocol/profiles/); every expected answer is derived from the spec's words, and each kind reports only what its clauses decide (vectors/p-execute.ts).",
   sense: "Sense §2, §3, §5, §8 (../shared/spec/sense-SPEC.md): event ids recomputed from the suite's field layout with @noble/hashes; chains sealed by deriveSeed('jcp-vectors/v1:sense-host').",
 };
 
@@ -162,7 +171,7 @@ export async function buildPacks(opts: { register: boolean; registryPath?: strin
     crossCheckMinted(c, observed);
     crossCheckLog(c, observed);
     // Decide steps publish their receipt bytes only where the case pins them
-    const expected = c.pinReceipt ? observed : trimToExpected(c.type, observed, { steps: ((observed['steps'] as JsonObject[] | undefined) ?? []).map(() => ({})) });
+    const expected = 'exactly' in c.intent ? trimToExpected(c.type, observed, c.intent.exactly) : c.pinReceipt ? observed : trimToExpected(c.type, observed, { steps: ((observed['steps'] as JsonObject[] | undefined) ?? []).map(() => ({})) });
     tests.set(c, { tcId: ids.get(c)!, case: c.name, comment: c.comment, flags: [...c.flags], clauses: [...c.clauses], result: resultOf(c), inputs: c.inputs, expected });
   }
   await impl.transport.close();

@@ -8,13 +8,17 @@ export const GENERATOR_VERSION = '1';
 
 /** The JouleClaw group kinds (vectors/jc-execute.ts). */
 export const JC_GROUP_TYPES = ['TreeHeadVerify', 'LogInclusion', 'LogConsistency', 'LogDecisions', 'PolicyDigest', 'PolicyEvaluate', 'PolicyReceiptSeal', 'PolicyReceiptVerify', 'CascadeBuild', 'CascadeCheck', 'JcReceiptOpen', 'ContractCheck', 'ContractVerify', 'VerdictSeal', 'VerdictOpen', 'HandoffCommands', 'JournalScript', 'JournalOpen'] as const;
+/** The group kinds of profiles.json (kept in step with PROFILE_GROUP_TYPES of vectors/p-execute.ts). */
+export const PROFILE_GROUP_TYPES = ['ValueCheck', 'ValueAggregate', 'WorkspaceWrites', 'SkillEmit', 'CascadeRun'] as const;
 /** The Sense group kinds (vectors/jc-execute.ts). */
 export const SENSE_GROUP_TYPES = ['SenseEventId', 'SenseReplay', 'SenseGate', 'SenseSeal', 'SenseVerifyChain'] as const;
 
 /** The operation kinds a test group may hold; each is replayed through one path of harness/implementation.ts. */
 export const GROUP_TYPES = ['GrantMint', 'GrantVerify', 'Attenuate', 'Decide', 'ReceiptVerify', 'PolicyAuthor', 'StandingFire', 'ChannelScript', 'EfficiencySeal', 'EfficiencyRead', 'TaskTotal', 'Trace', 'OpSequence', 'EfficiencyTotals',
   // JouleClaw (jouleclaw §2, §7, §10, §16, §17, §22) and Sense (sense §2, §3, §5, §8): vectors/jc-execute.ts
-  ...JC_GROUP_TYPES, ...SENSE_GROUP_TYPES] as const;
+  ...JC_GROUP_TYPES, ...SENSE_GROUP_TYPES,
+  // the suite-defined profiles (spec-map/profiles.json): vectors/p-execute.ts
+  ...PROFILE_GROUP_TYPES] as const;
 export type GroupType = (typeof GROUP_TYPES)[number];
 
 /** A JSON value as it lies in a pack. */
@@ -58,7 +62,7 @@ export interface Pack {
 }
 
 /** The pack files of conformance/v1 and the schema file each names. */
-export const PACK_AREAS = ['grants', 'chains', 'decisions', 'receipts', 'legacy_jcp1', 'caveats', 'money', 'standing', 'channels', 'efficiency', 'jouleclaw_tlog', 'jouleclaw_policy', 'jouleclaw_receipts', 'sense'] as const;
+export const PACK_AREAS = ['grants', 'chains', 'decisions', 'receipts', 'legacy_jcp1', 'caveats', 'money', 'standing', 'channels', 'efficiency', 'jouleclaw_tlog', 'jouleclaw_policy', 'jouleclaw_receipts', 'sense', 'profiles'] as const;
 export type PackArea = (typeof PACK_AREAS)[number];
 
 /** The file name of an area's pack. */

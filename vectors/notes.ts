@@ -230,4 +230,35 @@ export const FLAG_NOTES: Readonly<Record<string, FlagNote>> = {
     description: 'A surfacing chain excised, reordered, forged or edited (even re-signed by its own host): verify_chain must report the first break, its index and why (sense §8).',
     effect: 'A tampered surfacing log verifies, or the break is placed where it hides the edited link.',
   },
+  // ---- profiles.json: the suite-defined profiles (spec-map/profiles.json) ----
+  CheckKind: {
+    bugType: 'VALUE_REPORT',
+    description: "Each check kind judged as jouleclaw §19.2 defines it: the status in the codes, in the declared statusCodes menu, the canonical-JSON BLAKE3 of the body, an RFC 6901 pointer resolving to the expected value (suite profile jouleclaw:P-VALUE).",
+    effect: 'A value report claims work delivered that was not, or fails work that was, so the closure rate misstates what was attempted and achieved.',
+  },
+  UnknownCheckKind: {
+    bugType: 'VALUE_REPORT',
+    description: 'A check of a kind the consumer does not know is tolerated as passed: false with a reason naming the kind, and the known checks beside it are judged as ever (jouleclaw §19.2).',
+    effect: 'A report with a newer check kind is refused whole, or the unknown check silently counts as passed.',
+  },
+  SkipEmptyReports: {
+    bugType: 'VALUE_REPORT',
+    description: 'Reports with no checks declared are skipped in the mean closure rate (jouleclaw §19.3).',
+    effect: 'Reports that convey no value information drag the system\'s delivered / attempted metric down (or up).',
+  },
+  BadPath: {
+    bugType: 'MALFORMED_INPUT',
+    description: 'A workspace path that is absolute or empty, or has an empty, . or .. segment or a NUL byte, is refused on write and never reaches the manifest (jouleclaw §11).',
+    effect: 'A write escapes the workspace or aliases another entry, and the signed manifest names a path no reader can resolve alike.',
+  },
+  SkillLimits: {
+    bugType: 'INTEROPERABILITY',
+    description: "An emitted SKILL.md carries agentskills.io's required frontmatter: a name of at most 64 chars matching ^[a-z0-9]([a-z0-9-]*[a-z0-9])?$ and a description of at most 1024 (jouleclaw §12). Asked for a skill outside the limits, the emitter refuses or emits one within them (§12 does not say which).",
+    effect: 'The skill is refused or misread by the other agents the format exists to reach.',
+  },
+  CascadeOrder: {
+    bugType: 'DECISION_ORDER',
+    description: 'The cascade calls the tiers cheapest first (L0 … L4, the §1.1 table), never a tier before every cheaper offered one returned Unresolvable, and stops at the first that closes (jouleclaw §1.1).',
+    effect: 'Inference runs where a cache, a deterministic primitive or retrieval would have answered, spending joules the doctrine exists to save.',
+  },
 };

@@ -1,7 +1,7 @@
 // The named JSON Schemas (draft 2020-12) of the conformance/v1 packs, one per pack kind, written by vectors/gen.ts
 // into conformance/v1/schemas/ and checked against every pack by vectors/json-schema.ts. Built from shared pieces so
 // the schemas cannot drift apart; each admits only the group kinds its pack holds.
-import { GROUP_TYPES, JC_GROUP_TYPES, SENSE_GROUP_TYPES, schemaFile, type GroupType, type PackArea } from './model.ts';
+import { GROUP_TYPES, JC_GROUP_TYPES, PROFILE_GROUP_TYPES, SENSE_GROUP_TYPES, schemaFile, type GroupType, type PackArea } from './model.ts';
 import { PROPERTY_NAMES } from '../harness/property/differential.ts';
 
 type S = Record<string, unknown>;
@@ -119,9 +119,32 @@ const JC_KINDS: Record<string, { inputs: S; expected: S }> = {
   SenseVerifyChain: { inputs: obj(['host', 'links'], { host: DID, links: HASHES }), expected: { anyOf: [CHAIN_VERIFIED, ERROR] } },
 };
 
+// ---- the suite-defined profiles (spec-map/profiles.json; vectors/p-execute.ts) --------------------------------------
+const TIER: S = { enum: ['L0', 'L1', 'L2', 'L3', 'L4'] };
+const PROFILE_KINDS: Record<(typeof PROFILE_GROUP_TYPES)[number], { inputs: S; expected: S }> = {
+  ValueCheck: {
+    inputs: obj(['status', 'body_json', 'checks'], { status: UINT, body_json: { type: 'string' }, checks: { type: 'array', items: ANY_OBJ }, status_codes: { type: 'array', items: UINT } }),
+    expected: { anyOf: [obj(['checks'], { checks: { type: 'array', items: obj(['passed'], { passed: { type: 'boolean' }, reason_names_kind: { type: 'boolean' } }) } }), ERROR] },
+  },
+  ValueAggregate: { inputs: obj(['reports'], { reports: { type: 'array', items: ANY_OBJ } }), expected: { anyOf: [obj(['mean'], { mean: { type: 'number', minimum: 0 } }), ERROR] } },
+  WorkspaceWrites: {
+    inputs: obj(['owner_seed', 'writes'], { owner_seed: SEED, writes: { type: 'array', minItems: 1, items: obj(['path', 'content'], { path: { type: 'string' }, content: HEX }) } }),
+    expected: { anyOf: [obj(['writes', 'paths'], { writes: { type: 'array', items: { anyOf: [obj(['written'], { written: { const: true } }), ERROR] } }, paths: { type: 'array', items: { type: 'string' } } }), ERROR] },
+  },
+  SkillEmit: {
+    inputs: obj(['name', 'description', 'body'], { name: { type: 'string' }, description: { type: 'string' }, body: { type: 'string' } }),
+    expected: obj(['complies'], { complies: { const: true }, emitted: obj(['name', 'description'], { name: { type: 'string' }, description: { type: 'string' } }) }),
+  },
+  CascadeRun: {
+    inputs: obj(['tiers'], { tiers: { type: 'array', minItems: 1, items: obj(['tier', 'outcome'], { tier: TIER, outcome: { enum: ['closes', 'unresolvable'] } }) } }),
+    expected: { anyOf: [obj([], { invoked: { type: 'array', items: TIER }, resolved: TIER }), ERROR] },
+  },
+};
+
 /** Each group kind's inputs and its expected outputs (success shape; a refusal is always `{error}`). */
 const KINDS: Record<GroupType, { inputs: S; expected: S }> = {
   ...(JC_KINDS as Record<(typeof JC_GROUP_TYPES)[number] | (typeof SENSE_GROUP_TYPES)[number], { inputs: S; expected: S }>),
+  ...PROFILE_KINDS,
   GrantMint: { inputs: obj(['issuer_seed', 'grant'], { issuer_seed: SEED, grant: GRANT_FIELDS }), expected: { anyOf: [MINTED, ERROR] } },
   GrantVerify: { inputs: obj(['signed_grant'], { signed_grant: HEX }), expected: { anyOf: [obj(['verdict', 'grant_id'], { verdict: { enum: ['valid', 'invalid'] }, grant_id: CID }), ERROR] } },
   Attenuate: {
@@ -215,6 +238,8 @@ export const PACK_KINDS: Readonly<Record<PackArea, readonly GroupType[]>> = {
   jouleclaw_policy: ['PolicyDigest', 'PolicyEvaluate', 'PolicyReceiptSeal', 'PolicyReceiptVerify'],
   jouleclaw_receipts: ['CascadeBuild', 'CascadeCheck', 'JcReceiptOpen', 'ContractCheck', 'ContractVerify', 'VerdictSeal', 'VerdictOpen', 'HandoffCommands', 'JournalScript', 'JournalOpen'],
   sense: ['SenseEventId', 'SenseReplay', 'SenseGate', 'SenseSeal', 'SenseVerifyChain'],
+  // the suite-defined profiles (spec-map/profiles.json)
+  profiles: [...PROFILE_GROUP_TYPES],
 };
 
 /** The JSON Schema of `area`'s pack. */

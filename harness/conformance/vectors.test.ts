@@ -27,8 +27,11 @@ for (const { file, pack } of packs) {
           const d = await replayVectorGraded(implementation(), g.type, t);
           if (!d) return;
           // a published vector is bytes: a testee that lays its objects out otherwise cannot be told apart from one
-          // that decides otherwise, so only one claiming the byte contract fails on behaviour (harness/PROTOCOL.md "Grades")
-          if (d.behaviour && claimsByteContract(await testeeInfo())) expect(d.behaviour).toBeUndefined();
+          // that decides otherwise, so only one claiming the byte contract fails on behaviour (harness/PROTOCOL.md "Grades").
+          // profiles.json is the exception: its inputs are plain JSON and text, no bytes of the reference's layout, and
+          // its answers hold behaviour only (an ERR_ code aside), so a behaviour difference there fails every testee
+          // that claims the profile
+          if (d.behaviour && (pack.area === 'profiles' || claimsByteContract(await testeeInfo()))) expect(d.behaviour).toBeUndefined();
           contract(false, d.full);
         });
       }
@@ -57,6 +60,17 @@ function firstHex(v: Json, path: Array<string | number> = []): Array<string | nu
   return undefined;
 }
 
+/** The path of the first boolean inside `v`, depth first (profiles.json's answers hold no bytes). */
+function firstBoolean(v: Json, path: Array<string | number> = []): Array<string | number> | undefined {
+  if (typeof v === 'boolean') return path;
+  const kids: Array<[string | number, Json]> = Array.isArray(v) ? v.map((x, i) => [i, x]) : v !== null && typeof v === 'object' ? Object.entries(v) : [];
+  for (const [k, x] of kids) {
+    const p = firstBoolean(x, [...path, k]);
+    if (p) return p;
+  }
+  return undefined;
+}
+
 /** `v` with one hex digit of the string at `path` changed: one byte of the pack, still valid JSON and schema. */
 function flipAt(v: JsonObject, path: Array<string | number>): void {
   let o = v as unknown as Record<string | number, Json>;
@@ -64,6 +78,14 @@ function flipAt(v: JsonObject, path: Array<string | number>): void {
   const last = path[path.length - 1]!;
   const s = o[last] as string;
   o[last] = ((parseInt(s[0]!, 16) ^ 1).toString(16)) + s.slice(1);
+}
+
+/** `v` with the boolean at `path` negated. */
+function flipBooleanAt(v: JsonObject, path: Array<string | number>): void {
+  let o = v as unknown as Record<string | number, Json>;
+  for (const k of path.slice(0, -1)) o = o[k] as unknown as Record<string | number, Json>;
+  const last = path[path.length - 1]!;
+  o[last] = !(o[last] as boolean);
 }
 
 /** The suite's own tooling checks below (vectors:check, the generator's guards) run on the reference, whatever is under test. */
@@ -95,20 +117,24 @@ describe('conformance/v1 is frozen: vectors:check, and one changed byte fails ch
     expect(await checkVectors(V1)).toEqual([]);
   }, 120_000);
 
-  for (const { file } of loadPacks(V1)) {
+  for (const { file, pack: committed } of loadPacks(V1)) {
     for (const side of ['expected', 'inputs'] as const) {
-      it(`${file}: one byte changed in a hex field of a vector's ${side} fails both`, async () => {
+      // a pack whose answers hold no hex field (profiles.json) has a boolean of an answer flipped instead
+      const hexSide = committed.testGroups.some((g) => g.tests.some((t) => firstHex(t[side])));
+      const find = hexSide ? firstHex : firstBoolean;
+      it(`${file}: one ${hexSide ? 'byte changed in a hex field' : 'boolean flipped'} of a vector's ${side} fails both`, async () => {
         const copy = mkdtempSync(join(tmpdir(), 'jcp-vectors-copy-'));
         try {
           cpSync(V1, copy, { recursive: true });
           const pack = JSON.parse(readFileSync(join(copy, file), 'utf8')) as Pack;
           // a valid vector where the pack has one with a hex field there, else any
-          const all = pack.testGroups.flatMap((g) => g.tests.map((t) => ({ g, t }))).filter(({ t }) => firstHex(t[side]));
+          const all = pack.testGroups.flatMap((g) => g.tests.map((t) => ({ g, t }))).filter(({ t }) => find(t[side]));
           const target = all.find(({ t }) => t.result === 'valid') ?? all[0];
-          expect(target, `${file} has a vector with a hex field in its ${side}`).toBeDefined();
+          expect(target, `${file} has a vector with a ${hexSide ? 'hex' : 'boolean'} field in its ${side}`).toBeDefined();
           const { g, t } = target!;
-          const path = firstHex(t[side])!;
-          flipAt(t[side], path);
+          const path = find(t[side])!;
+          if (hexSide) flipAt(t[side], path);
+          else flipBooleanAt(t[side], path);
           writeFileSync(join(copy, file), `${JSON.stringify(pack, null, 2)}\n`);
           // vectors:check's comparison names the file
           expect(compareDirs(copy, await freshPacks())).toMatch(new RegExp(`^${file.replace('.', '\\.')}: first differing byte`));

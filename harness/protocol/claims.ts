@@ -104,6 +104,7 @@ const SENSE: Readonly<Record<string, readonly string[]>> = {
   'sense.event-id': ['sense:C2'],
   'sense.replay': ['sense:C1'],
   'sense.clock': ['sense:C1'],
+  'sense.project': ['sense:P-OBSERVER'],
   'sense.detect': ['sense:C3'],
   'sense.gate': ['sense:C3'],
   'sense.ask': ['sense:C4', 'sense:P-HONESTY'],

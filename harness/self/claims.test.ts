@@ -124,10 +124,14 @@ describe('the claims table and the handshake (harness/PROTOCOL.md "Claims", "Dec
     const ops = Object.keys(OPS);
     const table = Object.keys(OP_CLASSES);
     expect(table.filter((o) => !ops.includes(o))).toEqual([]);
-    // the energy, sense, tlog and jc operations are classed by prefix; every other operation is listed by name
-    expect(ops.filter((o) => !table.includes(o) && !/^(energy|sense|tlog|jc)\./.test(o))).toEqual([]);
+    // an operation not listed by name is classed by its prefix (energy, sense, tlog, jc and each suite-defined
+    // profile's namespace): none is left belonging to no class or profile
+    expect(ops.filter((o) => !table.includes(o) && classesRequiring(o).length === 0)).toEqual([]);
     expect(classesRequiring('grant.shard')).toEqual(['jcp:C11']);
-    expect(classesRequiring('energy.ladder')).toEqual(['jcp:C9']);
+    // the energy judgements serve jcp §5 (C9) and the profiles that ask the same of their figures
+    expect(classesRequiring('energy.ladder')).toEqual(['jcp:C9', 'jcp:P-TRACE', 'sense:P-ENERGY', 'jouleclaw:P-ENERGY']);
+    expect(classesRequiring('value.check')).toEqual(['jouleclaw:P-VALUE']);
+    expect(classesRequiring('jc.run.open')).toEqual(['jouleclaw:P-HANDOFF']);
   });
 
   it('unknown features, open points and readings are refused at the handshake; the defined ones are taken', () => {
