@@ -6,12 +6,21 @@ import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_thread
 import { JcpError } from '../../errors.ts';
 
 /**
- * A file of impl/jouleclaw/ by its path below that folder: beside this module's folder in the checkout, or, where this
- * module has been bundled into another folder of the repository (npm run build:testee writes dist/), under the root.
+ * A file of impl/jouleclaw/ by its path below that folder: beside this module's folder in the checkout (and in the
+ * installed package), or, where this module has been bundled into one file elsewhere in the repository (dist/, the
+ * self-tests' and certify's bundles under node_modules/.cache/), in the nearest impl/jouleclaw/ above the bundle.
  */
 export function jouleclawFile(rel: string): URL {
   const here = new URL(`../${rel}`, import.meta.url);
-  return existsSync(here) ? here : new URL(`../impl/jouleclaw/${rel}`, import.meta.url);
+  if (existsSync(here)) return here;
+  // bundled into one file elsewhere (a testee under dist/ or node_modules/.cache/): the nearest impl/jouleclaw/ above it
+  for (let dir = new URL('./', import.meta.url); ; ) {
+    const there = new URL(`impl/jouleclaw/${rel}`, dir);
+    if (existsSync(there)) return there;
+    const up = new URL('../', dir);
+    if (up.href === dir.href) return here;
+    dir = up;
+  }
 }
 
 let worker: Worker | undefined;
