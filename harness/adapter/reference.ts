@@ -230,7 +230,6 @@ function small(args: CborMap, k: string): number {
   if (n > 255n) throw new JcpError('ERR_THRESHOLD_PARAMS', `${k} must be at most 255, got ${n}`);
   return Number(n);
 }
-// ---- end §2.1 / §2.2 argument readers ----
 
 // jcp §4.7 (C21)
 function signedCheckpointFromBytes(b: Uint8Array): SignedCheckpoint {
@@ -268,7 +267,6 @@ function decisionRequest(a: CborMap): DecisionRequest {
     ...(a.has('label') ? { label: parseLabel(a.get('label')!, '$label') } : {}),
   };
 }
-// ---- end §4.8 / §4.10 ----
 
 function minted(sg: SignedGrant): CborInput {
   return { signed_grant: encodeCanonical(signedGrantToCbor(sg)), grant_id: grantId(sg.grant) };
@@ -348,7 +346,6 @@ function channelStandingHandlers(point: (a: CborMap) => EnforcementPoint): Recor
     },
   };
 }
-// ---- end §4.5 channels / §4.6 ----
 
 /** A fresh adapter: its enforcement points live as long as it does. */
 /** Seams of the reference adapter: the durable record's writes (impl/durable/record.ts RecordIo), for rule breakers. */
@@ -478,7 +475,6 @@ export function createReferenceAdapter(options: ReferenceAdapterOptions = {}): {
       return {};
     },
     'point.spent-funds': (a) => ({ spent_minor: point(a).spentFunds(text(a, 'grant_id')) }),
-    // ---- end §4.8 / §4.9 / §4.10 ----
     // ---- jcp §5 energy honesty (C9): impl/energy's pure judgements ----
     ...((): Record<string, (a: CborMap) => CborInput> => {
       const optUint = (m: CborMap, k: string): bigint | undefined => (m.has(k) ? uint(m.get(k), k) : undefined);
@@ -673,7 +669,6 @@ export function createReferenceAdapter(options: ReferenceAdapterOptions = {}): {
         },
       };
     })(),
-    // ---- end jcp §5 energy ----
     'point.spent': (a) => ({ spent_uj: point(a).spent(text(a, 'grant_id')) }),
     'receipt.verify': (a) => {
       const steward = a.get('steward');
@@ -707,7 +702,6 @@ export function createReferenceAdapter(options: ReferenceAdapterOptions = {}): {
       const r = thresholdSign(group, signers, bytes(a, 'message'), nonces);
       return { signature: r.signature, shares: r.shares.map((s) => ({ ...s })) };
     },
-    // ---- end §2.1 / §2.2 ----
     // ---- jcp §4.7 checkpoints and amendments (C21) ----
     'checkpoint.sign': (a) => {
       const spent = a.get('spent');
@@ -754,7 +748,6 @@ export function createReferenceAdapter(options: ReferenceAdapterOptions = {}): {
         : verifyAmendment(grant, sc, sa, prev, via);
       return { checkpoint_id: checkpointId(sc.checkpoint), amendment_id: amendmentId(sa.amendment), ...(rem.known ? { remainder_uj: rem.uj } : {}) };
     },
-    // ---- end §4.7 ----
     ...channelStandingHandlers(point), // jcp §4.5 channels (C17), §4.6 standing grants (C20)
     ...replayAndContinuationHandlers(point), // jcp §8.1 replay, §8.2 group accounting, §6.1 continuations
     ...durableHandlers(options.recordIo), // jcp §4.11 durable record, one writer per record (C26)
@@ -848,7 +841,6 @@ function replayAndContinuationHandlers(point: (a: CborMap) => EnforcementPoint):
     },
   };
 }
-// ---- end §8.1 / §8.2 / §6.1 ----
 
 // ---- jcp §4.10 forwarding (C25) ----
 /** The handlers of forward.new / forward.send: forwarders (impl/jcp/forward.ts) named f1, f2, … in front of the adapter's points. */
@@ -902,7 +894,6 @@ function forwardHandlers(point: (a: CborMap) => EnforcementPoint): Record<string
     },
   };
 }
-// ---- end §4.10 forwarding ----
 
 // ---- jcp §4.11 durable record, one writer per record (C26) ----
 /** The handlers of durable.open / durable.decide / durable.close: durable points (impl/durable) named d1, d2, … */
@@ -971,7 +962,6 @@ function durableHandlers(io?: RecordIo): Record<string, (a: CborMap) => CborInpu
     },
   };
 }
-// ---- end §4.11 ----
 
 // ---- jouleclaw §22 transparency log (C-TLOG) ----
 import { createTransparencyLog, decideAndLog, encodeTreeHead, verifyLogConsistency, verifyLogInclusion, verifyTreeHead, type LogEntry, type TransparencyLog } from '../../impl/index.ts';
@@ -1065,7 +1055,6 @@ function tlogHandlers(point: (a: CborMap) => EnforcementPoint): Record<string, (
     },
   };
 }
-// ---- end jouleclaw §22 ----
 
 // ---- sense §2–§11 (sense:C1–C6): the sense.* handlers over impl/sense ----
 import * as sense from '../../impl/sense/index.ts';
@@ -1205,7 +1194,6 @@ function senseHandlers(): Record<string, (a: CborMap) => CborInput> {
     },
   };
 }
-// ---- end sense ----
 
 // ---- jouleclaw §2/§7 cascade receipts, §16 contracts and verdict receipts, §17 handoffs and the run journal ----
 import * as jc from '../../impl/index.ts';
@@ -1308,7 +1296,6 @@ function jouleclawRunHandlers(): Record<string, (a: CborMap) => CborInput> {
     },
   };
 }
-// ---- end jouleclaw §2/§7/§16/§17 ----
 
 // ---- jouleclaw §8 agent identity, §9 policy engine, §10 policy_digest and policy/1 receipt ----
 import {
@@ -1425,4 +1412,3 @@ function jcPolicyHandlers(): Record<string, (a: CborMap) => CborInput> {
     },
   };
 }
-// ---- end jouleclaw §8/§9/§10 ----
