@@ -56,6 +56,7 @@ import {
   type Grant,
   type KeyPair,
 } from './oracle.ts';
+import { PROFILE_GROUPS } from './validate-profiles.ts';
 
 const key = (l: string): KeyPair => keyPairFromSeed(deriveSeed(`validate:${l}`));
 const nonce = (l: string): Uint8Array => blake3(new TextEncoder().encode(l)).slice(0, 16);
@@ -79,7 +80,7 @@ export function findingLine(f: Finding): string {
 }
 
 /** What every group of attempts shares: the client, keys, the op outcomes, and the handles earlier answers gave. */
-interface Run {
+export interface Run {
   readonly impl: Implementation;
   readonly info: TesteeInfo;
   readonly issuer: KeyPair;
@@ -159,7 +160,7 @@ export async function validateTestee(impl: Implementation, out: (line: string) =
     point: new Point(impl, 'no-point'),
   };
   try {
-    for (const group of [baseline, metered, energy, rotationAndThreshold, checkpoints, channels, standing, replayAndAccounting, continuations, forwarding, durable, endpoint, transparencyLog, jouleclawReceipts, jouleclawPolicy, sense]) {
+    for (const group of [baseline, metered, energy, rotationAndThreshold, checkpoints, channels, standing, replayAndAccounting, continuations, forwarding, durable, endpoint, transparencyLog, jouleclawReceipts, jouleclawPolicy, sense, ...PROFILE_GROUPS]) {
       await group(run);
     }
   } finally {
