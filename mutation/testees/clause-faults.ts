@@ -129,6 +129,8 @@ interface PointShadow {
  */
 export function decisionFaults(base: Adapter, faults: DecisionFaults): Adapter {
   const points = new Map<string, PointShadow>();
+  /** Per revocation feed (jcp:P-PROPAGATION), the grants its revocations name, in issue order. */
+  const feeds = new Map<string, string[]>();
   const shadow = (a: CborMap): PointShadow => {
     const p = points.get(String(a.get('point')));
     if (!p) throw new JcpError('ERR_BAD_ARGUMENT', `no enforcement point ${String(a.get('point'))}`);
@@ -167,6 +169,20 @@ export function decisionFaults(base: Adapter, faults: DecisionFaults): Adapter {
         p.revoked.add(grantId(signedGrantOf(bytesArg(a, 'grant')).grant));
         return {};
       }
+    },
+    // jcp §4.3 (jcp:P-PROPAGATION): a revocation feed brings its revocations to a point through the point's own
+    // revoke, out of this copy's sight; the copy learns them as the feed delivers them
+    'propagation.issue': (op, a) => {
+      const out = base.handle(op, a);
+      const feed = String(a.get('feed'));
+      feeds.set(feed, [...(feeds.get(feed) ?? []), grantId(signedGrantOf(bytesArg(a, 'grant')).grant)]);
+      return out;
+    },
+    'propagation.deliver': (op, a) => {
+      const out = base.handle(op, a);
+      const p = shadow(a);
+      for (const id of feeds.get(String(a.get('feed'))) ?? []) p.revoked.add(id);
+      return out;
     },
     'point.spent': (op, a) => {
       const out = base.handle(op, a) as Out;
