@@ -4,23 +4,14 @@
 // from another op (a feed, a workspace, a tool, a session) takes it from that op's answer; where that op was refused, a
 // placeholder is sent, so the op is still reached and its answer (most likely a refusal) is still schema-checked.
 import type { CborMap, CborValue } from '../impl/cbor/index.ts';
-import { Point, TesteeError, TesteeFailure, UnimplementedError } from './implementation.ts';
+import { Point } from './implementation.ts';
 import { blake3, contentId } from './oracle.ts';
-import type { Run } from './validate.ts';
+import { quietly, type Run } from './validate.ts';
 
 const utf8 = new TextEncoder();
 const nonce = (l: string): Uint8Array => blake3(utf8.encode(`validate-profiles:${l}`)).slice(0, 16);
 /** A field of an answer, or undefined where the op was refused. */
 const field = (m: CborMap | undefined, k: string): CborValue | undefined => m?.get(k);
-/** A setup request whose outcome is not reported (its op is attempted on its own elsewhere): undefined if it failed. */
-async function quietly<T>(f: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await f();
-  } catch (e) {
-    if (e instanceof TesteeError || e instanceof UnimplementedError || e instanceof TesteeFailure) return undefined;
-    throw e;
-  }
-}
 
 /** jcp §4.3 propagation (jcp:P-PROPAGATION), §5.4 dynamism and §5.6 declared shapes (jcp:P-DYNAMISM). */
 async function jcpProfiles(run: Run): Promise<void> {

@@ -192,7 +192,7 @@ async function freshPoint(run: Run, roots: readonly string[] = [run.issuer.did])
   return (await quietly(() => run.impl.newPoint(run.steward.seed, { [run.resource]: [...roots] }))) ?? new Point(run.impl, 'no-point');
 }
 /** A setup request whose outcome is not reported (its op is attempted on its own elsewhere): undefined if it failed. */
-async function quietly<T>(f: () => Promise<T>): Promise<T | undefined> {
+export async function quietly<T>(f: () => Promise<T>): Promise<T | undefined> {
   try {
     return await f();
   } catch (e) {

@@ -16,6 +16,7 @@ import { CONTRACTS_PROFILE_MUTANTS, CONTRACTS_PROFILE_UNBROKEN } from './profile
 import { RECORDS_PROFILE_MUTANTS, RECORDS_PROFILE_UNBROKEN } from './profiles/records.ts';
 import { LOG_ANSWER_PROFILE_MUTANTS, LOG_ANSWER_PROFILE_UNBROKEN } from './profiles/log-and-answer.ts';
 import { READINGS_PROFILE_MUTANTS, READINGS_PROFILE_UNBROKEN } from './profiles/readings.ts';
+import { P } from './profiles/applied.ts';
 
 /** One clause mutant. */
 export interface Mutant {
@@ -39,8 +40,6 @@ export interface Unbroken {
 }
 
 const J = 'point.decide judged by mutation/testees/judge.ts (a copy of impl/jcp/decide.ts judge) with';
-/** A source patch (mutation/testees/patches.ts) of `file`, served in process only. */
-const P = (file: string): string => `source patch of a copy of ${file} (mutation/testees/patches.ts):`;
 const A = 'impl/jcp/attenuate.ts narrowingFault re-implemented (mutation/testees/judge.ts) with';
 
 /** The control: the decision copy with no fault. It must pass every test (the matrix fails if it is killed). */

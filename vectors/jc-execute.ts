@@ -33,7 +33,8 @@ function json(v: unknown, what: string): Json {
   return v as Json;
 }
 
-async function refusal(f: () => Promise<JsonObject>): Promise<JsonObject> {
+/** An answer, or the code of the refusal the testee gave instead. */
+export async function refusal(f: () => Promise<JsonObject>): Promise<JsonObject> {
   try {
     return await f();
   } catch (e) {

@@ -10,20 +10,13 @@ import { parse } from 'yaml';
 import { TesteeError, type Implementation } from '../harness/implementation.ts';
 import type { GroupType, Json, JsonObject } from './model.ts';
 import { arr, hex, obj, str, uint } from './inputs.ts';
+import { refusal } from './jc-execute.ts';
 
 /** jouleclaw §19.2's four check kinds: any other kind is one the consumer must treat as unknown. */
 const KNOWN_CHECK_KINDS: ReadonlySet<string> = new Set(['status', 'status_matches_contract', 'output_hash_equals', 'json_pointer_equals']);
 /** jouleclaw §12's name pattern. */
 const SKILL_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
-async function refusal(f: () => Promise<JsonObject>): Promise<JsonObject> {
-  try {
-    return await f();
-  } catch (e) {
-    if (e instanceof TesteeError) return { error: e.code };
-    throw e;
-  }
-}
 
 const text = (v: unknown, what: string): string => {
   if (typeof v !== 'string') throw new Error(`the implementation answered ${what} that is not text`);

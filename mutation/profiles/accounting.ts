@@ -2,12 +2,11 @@
 // (mutation/testees/patches.ts), filed under each profile in the kill matrix.
 import type { Mutant, Unbroken } from '../catalog.ts';
 import type { SourcePatch } from '../testees/patches.ts';
+import { P } from './applied.ts';
 
 const PL = 'impl/energy/plausibility.ts';
 const LD = 'impl/energy/ladder.ts';
 const OUT = 'impl/energy/outcomes.ts';
-/** A source patch (mutation/testees/patches.ts) of `file`, served in process only. */
-const P = (file: string): string => `source patch of a copy of ${file} (mutation/testees/patches.ts):`;
 const T = 'jcp:P-TRACE';
 
 export const ACCOUNTING_PROFILE_MUTANTS: readonly Mutant[] = [

@@ -2,13 +2,13 @@
 // (mutation/testees/patches.ts), filed under each profile in the kill matrix.
 import type { Mutant, Unbroken } from '../catalog.ts';
 import type { SourcePatch } from '../testees/patches.ts';
+import { P } from './applied.ts';
 
 const CON = 'impl/jouleclaw/contract.ts';
 const VER = 'impl/jouleclaw/verdict.ts';
 const VRC = 'impl/jouleclaw/verdict-receipt.ts';
 const HND = 'impl/jouleclaw/handoff.ts';
 const JRN = 'impl/jouleclaw/journal.ts';
-const P = (file: string): string => `source patch of a copy of ${file} (mutation/testees/patches.ts):`;
 const PC = 'jouleclaw:P-CONTRACT';
 const PH = 'jouleclaw:P-HANDOFF';
 

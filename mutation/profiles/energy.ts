@@ -2,8 +2,8 @@
 // (mutation/testees/patches.ts), filed under each profile in the kill matrix.
 import type { Mutant, Unbroken } from '../catalog.ts';
 import type { SourcePatch } from '../testees/patches.ts';
+import { P } from './applied.ts';
 
-const P = (file: string): string => `source patch of a copy of ${file} (mutation/testees/patches.ts):`;
 const SM = 'impl/energy/sense-meter.ts';
 const EN = 'impl/energy/energy.ts';
 const LV = 'impl/energy/liveness.ts';

@@ -2,8 +2,8 @@
 // (mutation/testees/patches.ts), filed under each profile in the kill matrix.
 import type { Mutant, Unbroken } from '../catalog.ts';
 import type { SourcePatch } from '../testees/patches.ts';
+import { P } from './applied.ts';
 
-const P = (file: string): string => `source patch of a copy of ${file} (mutation/testees/patches.ts):`;
 const FEED = 'impl/jcp/revocation-feed.ts';
 const PROP = 'impl/jcp/propagation.ts';
 const PP = 'jcp:P-PROPAGATION';

@@ -3,8 +3,8 @@
 // impl/ modules (mutation/testees/patches.ts), filed under each profile in the kill matrix.
 import type { Mutant, Unbroken } from '../catalog.ts';
 import type { SourcePatch } from '../testees/patches.ts';
+import { P } from './applied.ts';
 
-const P = (file: string): string => `source patch of a copy of ${file} (mutation/testees/patches.ts):`;
 const TLG = 'impl/jouleclaw/tlog.ts';
 const SRC = 'impl/sense/recall.ts';
 

@@ -2,8 +2,8 @@
 // (mutation/testees/patches.ts), filed under the profile in the kill matrix.
 import type { Mutant, Unbroken } from '../catalog.ts';
 import type { SourcePatch } from '../testees/patches.ts';
+import { P } from './applied.ts';
 
-const P = (file: string): string => `source patch of a copy of ${file} (mutation/testees/patches.ts):`;
 const LD = 'impl/energy/ladder.ts';
 const LV = 'impl/energy/liveness.ts';
 const PL = 'impl/energy/plausibility.ts';

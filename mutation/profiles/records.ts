@@ -2,6 +2,7 @@
 // (mutation/testees/patches.ts), filed under each profile in the kill matrix.
 import type { Mutant, Unbroken } from '../catalog.ts';
 import type { SourcePatch } from '../testees/patches.ts';
+import { P } from './applied.ts';
 
 const ID = 'impl/jouleclaw/identity.ts';
 const POL = 'impl/jouleclaw/policy.ts';
@@ -9,7 +10,6 @@ const DIG = 'impl/jouleclaw/policy-digest.ts';
 const PRC = 'impl/jouleclaw/policy-receipt.ts';
 const RCP = 'impl/jouleclaw/receipt.ts';
 const VER = 'impl/jouleclaw/versioning.ts';
-const P = (file: string): string => `source patch of a copy of ${file} (mutation/testees/patches.ts):`;
 const POLICY = 'jouleclaw:P-POLICY';
 const RECEIPT = 'jouleclaw:P-RECEIPT';
 

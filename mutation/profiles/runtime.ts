@@ -2,11 +2,11 @@
 // (mutation/testees/patches.ts), filed under each profile in the kill matrix.
 import type { Mutant, Unbroken } from '../catalog.ts';
 import type { SourcePatch } from '../testees/patches.ts';
+import { P } from './applied.ts';
 
 const CAS = 'impl/jouleclaw/cascade.ts';
 const RET = 'impl/jouleclaw/retrieval.ts';
 const ORC = 'impl/jouleclaw/orchestrator.ts';
-const P = (file: string): string => `source patch of a copy of ${file} (mutation/testees/patches.ts):`;
 
 export const RUNTIME_PROFILE_MUTANTS: readonly Mutant[] = [
   // ---- jouleclaw:P-CASCADE (jouleclaw §1.1) ----

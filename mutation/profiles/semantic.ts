@@ -2,11 +2,11 @@
 // (mutation/testees/patches.ts), filed under each profile in the kill matrix.
 import type { Mutant, Unbroken } from '../catalog.ts';
 import type { SourcePatch } from '../testees/patches.ts';
+import { P } from './applied.ts';
 
 const VOC = 'impl/jouleclaw/vocab.ts';
 const SHP = 'impl/jouleclaw/shapes.ts';
 const MCP = 'impl/jouleclaw/mcp.ts';
-const P = (file: string): string => `source patch of a copy of ${file} (mutation/testees/patches.ts):`;
 
 export const SEMANTIC_PROFILE_MUTANTS: readonly Mutant[] = [
   // ---- jouleclaw:P-MCP (jouleclaw §5, §5.1) ----
