@@ -32,6 +32,9 @@ export default defineConfig({
           include: ['harness/self/**/*.test.ts', 'mutation/**/*.test.ts'],
           // the certify runs several self-test files read, each made once (harness/self/shared-runs.ts)
           globalSetup: ['harness/self/shared-runs.setup.ts'],
+          // their hooks pack and install the product, and remove installed trees: on a shared 2-core machine a
+          // recursive removal of one can pass vitest's 10 s default
+          hookTimeout: 120_000,
         },
       },
     ],
