@@ -143,6 +143,19 @@ function packsReach(m: Mutant): boolean {
   return ids.some((id) => PACK_CLAUSES.has(id));
 }
 
+/**
+ * The classes whose tests a mutant's run at `reach` runs, as certify --classes selects them (JCP_CLASSES: a test of no
+ * selected class is skipped and not recorded), or undefined for every test of its files. At the first reach, the files
+ * naming the mutant's own clauses run only the tests that can see its rule: those of its class and of its clauses'
+ * classes. A mutant that survives them is run again at reach "class" over every test of every file naming a clause of
+ * its class (a superset of the first reach's files), so the selection can only send the matrix further, never lose a
+ * kill the first reach's files would have made unselected. The control runs every test.
+ */
+function classesSeen(m: Mutant, reach: Reach): string[] | undefined {
+  if (reach !== 'clauses' || m === CONTROL) return undefined;
+  return [...new Set([m.class, ...m.clauses.flatMap((id) => CLAUSES.find((c) => c.id === id)?.classes ?? [])])].sort();
+}
+
 /** The test files a mutant runs at `reach`, with the vector replay where a pack speaks to its class. */
 function filesFor(m: Mutant, all: readonly string[], reach: Reach): string[] {
   if (reach === 'all') return [...all];
@@ -240,6 +253,9 @@ async function runOne(m: Mutant, files: readonly string[], tmp: string, reach: R
   const extra = extraClaims(m);
   const env: NodeJS.ProcessEnv = { ...process.env, JCP_RECORD: record, JCP_TESTEE: `node --import tsx mutation/testees/variant-main.ts ${m.id}` };
   if (extra.length) env['JCP_EXTRA_CLAIMS'] = extra.join(',');
+  const seen = classesSeen(m, reach);
+  if (seen) env['JCP_CLASSES'] = seen.join(',');
+  else delete env['JCP_CLASSES'];
   const started = Date.now();
   const tail = await vitest(['run', ...files, '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`], env);
   return rowOf(m, files, reach, record, Math.round((Date.now() - started) / 100) / 10, tail);
@@ -261,11 +277,13 @@ const OUTER_DURABLE_KILLS = process.env['JCP_DURABLE_KILLS'];
  * per worker. The vector replay keeps a wrapper of its own, so its tests stay apart for the "vector packs alone"
  * column.
  */
-function wrapper(m: Mutant, files: readonly string[]): string {
+function wrapper(m: Mutant, files: readonly string[], reach: Reach): string {
   const extra = extraClaims(m);
+  const seen = classesSeen(m, reach);
   const lines = [
     `// kill matrix wrapper: ${files.join(', ')} against mutant ${m.id} (written by mutation/matrix.ts)`,
     envLine('JCP_MUTANT', m.id),
+    envLine('JCP_CLASSES', seen?.join(',')),
     envLine('JCP_EXTRA_CLAIMS', extra.length ? extra.join(',') : undefined),
     // a process-only rule breaker: the tests that start testee processes start this one (10 kills of the crash test
     // show a 10 ms write-behind gap many times over: a 0 ms one was caught in 17 records of 40 kills)
@@ -308,7 +326,7 @@ async function runBatch(mutants: readonly Mutant[], all: readonly string[], reac
     part.forEach((m, k) => {
       for (const w of wrappersOf(m, files[k]!)) {
         mkdirSync(dirname(join(dir, m.id, w.path)), { recursive: true });
-        writeFileSync(join(dir, m.id, w.path), wrapper(m, w.files));
+        writeFileSync(join(dir, m.id, w.path), wrapper(m, w.files, reach));
       }
     });
     writeFileSync(join(dir, 'plan.json'), JSON.stringify({ workers, dir }));
