@@ -2,14 +2,18 @@
 // area, schema, generator version and count, flags defined once in `notes`, and test groups of one operation kind
 // whose tests each carry a never-renumbered tcId, the clause ids they check, a result and hex bytes for anything an
 // implementation must reproduce. Plain JSON values only: a pack is read by any language from disk alone.
+import { ENERGY_PROFILE_TYPES } from './profiles/energy-kinds.ts';
+import { JCP_PROFILE_TYPES } from './profiles/jcp-kinds.ts';
+import { RUNTIME_PROFILE_TYPES } from './profiles/runtime-kinds.ts';
+import { SEMANTIC_PROFILE_TYPES } from './profiles/semantic-kinds.ts';
 
 /** The version of the generator that wrote a pack; bump when the pack format (not its content) changes. */
 export const GENERATOR_VERSION = '1';
 
 /** The JouleClaw group kinds (vectors/jc-execute.ts). */
 export const JC_GROUP_TYPES = ['TreeHeadVerify', 'LogInclusion', 'LogConsistency', 'LogDecisions', 'PolicyDigest', 'PolicyEvaluate', 'PolicyReceiptSeal', 'PolicyReceiptVerify', 'CascadeBuild', 'CascadeCheck', 'JcReceiptOpen', 'ContractCheck', 'ContractVerify', 'VerdictSeal', 'VerdictOpen', 'HandoffCommands', 'JournalScript', 'JournalOpen'] as const;
-/** The group kinds of profiles.json (kept in step with PROFILE_GROUP_TYPES of vectors/p-execute.ts). */
-export const PROFILE_GROUP_TYPES = ['ValueCheck', 'ValueAggregate', 'WorkspaceWrites', 'SkillEmit', 'CascadeRun'] as const;
+/** The group kinds of profiles.json: vectors/p-execute.ts's, then those of the groups in vectors/profiles/. */
+export const PROFILE_GROUP_TYPES = ['ValueCheck', 'ValueAggregate', 'WorkspaceWrites', 'SkillEmit', 'CascadeRun', ...JCP_PROFILE_TYPES, ...ENERGY_PROFILE_TYPES, ...RUNTIME_PROFILE_TYPES, ...SEMANTIC_PROFILE_TYPES] as const;
 /** The Sense group kinds (vectors/jc-execute.ts). */
 export const SENSE_GROUP_TYPES = ['SenseEventId', 'SenseReplay', 'SenseGate', 'SenseSeal', 'SenseVerifyChain'] as const;
 

@@ -1,6 +1,7 @@
 // The flags of conformance/v1, each defined once (Wycheproof `notes`): the kind of bug a flagged vector catches and
 // what that bug lets happen. A pack's `notes` carries exactly the flags its tests use.
 import type { FlagNote } from './model.ts';
+import { PROFILE_VECTOR_GROUPS } from './profiles/groups.ts';
 
 export const FLAG_NOTES: Readonly<Record<string, FlagNote>> = {
   FoundByProperty: {
@@ -261,4 +262,6 @@ export const FLAG_NOTES: Readonly<Record<string, FlagNote>> = {
     description: 'The cascade calls the tiers cheapest first (L0 … L4, the §1.1 table), never a tier before every cheaper offered one returned Unresolvable, and stops at the first that closes (jouleclaw §1.1).',
     effect: 'Inference runs where a cache, a deterministic primitive or retrieval would have answered, spending joules the doctrine exists to save.',
   },
+  // the groups of vectors/profiles/, each defining its own flags
+  ...Object.assign({}, ...PROFILE_VECTOR_GROUPS.map((g) => g.flags)),
 };

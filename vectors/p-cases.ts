@@ -14,6 +14,7 @@ import { toHex } from '../impl/bytes.ts';
 import { deriveSeed } from '../impl/identity/ed25519.ts';
 import type { Case } from './cases.ts';
 import type { Json, JsonObject } from './model.ts';
+import { PROFILE_VECTOR_GROUPS } from './profiles/groups.ts';
 
 const P = 'profiles' as const;
 const utf8 = new TextEncoder();
@@ -252,5 +253,5 @@ function cascadeCases(): Case[] {
 
 /** Every profiles.json case, profile by profile, in a stable order. */
 export function profileCases(): Case[] {
-  return [...valueCases(), ...workspaceCases(), ...skillCases(), ...cascadeCases()];
+  return [...valueCases(), ...workspaceCases(), ...skillCases(), ...cascadeCases(), ...PROFILE_VECTOR_GROUPS.flatMap((g) => g.cases())];
 }

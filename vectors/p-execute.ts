@@ -11,6 +11,7 @@ import { TesteeError, type Implementation } from '../harness/implementation.ts';
 import type { GroupType, Json, JsonObject } from './model.ts';
 import { arr, hex, obj, str, uint } from './inputs.ts';
 import { refusal } from './jc-execute.ts';
+import { groupOf } from './profiles/groups.ts';
 
 /** jouleclaw §19.2's four check kinds: any other kind is one the consumer must treat as unknown. */
 const KNOWN_CHECK_KINDS: ReadonlySet<string> = new Set(['status', 'status_matches_contract', 'output_hash_equals', 'json_pointer_equals']);
@@ -120,7 +121,10 @@ export async function executeProfile(impl: Implementation, type: GroupType, inp:
     case 'CascadeRun':
       return refusal(() => cascadeRun(impl, inp));
     default:
-      return undefined;
+    {
+      const g = groupOf(type);
+      return g ? refusal(() => g.execute(impl, type, inp)) : undefined;
+    }
   }
 }
 
@@ -130,6 +134,8 @@ export async function executeProfile(impl: Implementation, type: GroupType, inp:
  * tiers invoked by a walk in which nothing closes (§1.1 does not require it to invoke every tier).
  */
 export function trimProfile(type: GroupType, observed: JsonObject, expected: JsonObject): JsonObject {
+  const g = groupOf(type);
+  if (g) return g.trim && !('error' in observed) ? g.trim(type, observed, expected) : observed;
   const drop = type === 'SkillEmit' ? 'emitted' : type === 'CascadeRun' ? 'invoked' : undefined;
   if (drop === undefined || 'error' in observed || drop in expected) return observed;
   const { [drop]: _, ...rest } = observed;

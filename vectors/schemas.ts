@@ -3,16 +3,8 @@
 // the schemas cannot drift apart; each admits only the group kinds its pack holds.
 import { GROUP_TYPES, JC_GROUP_TYPES, PROFILE_GROUP_TYPES, SENSE_GROUP_TYPES, schemaFile, type GroupType, type PackArea } from './model.ts';
 import { PROPERTY_NAMES } from '../harness/property/differential.ts';
-
-type S = Record<string, unknown>;
-
-const HEX: S = { type: 'string', pattern: '^([0-9a-f]{2})*$' };
-const CID: S = { type: 'string', pattern: '^[0-9a-f]{64}$' };
-const SEED: S = { type: 'string', pattern: '^[0-9a-f]{64}$' };
-const DID: S = { type: 'string', pattern: '^did:key:z[1-9A-HJ-NP-Za-km-z]+$' };
-const UINT: S = { type: 'integer', minimum: 0 };
-const ERROR: S = { type: 'object', required: ['error'], additionalProperties: false, properties: { error: { type: 'string', pattern: '^ERR_[A-Z0-9_]+$' } } };
-const obj = (required: string[], properties: S, extra: boolean | S = false): S => ({ type: 'object', required, properties, additionalProperties: extra });
+import { ANY_OBJ, CID, DID, ERROR, HEX, SEED, UINT, obj, type S } from './schema-parts.ts';
+import { PROFILE_VECTOR_GROUPS } from './profiles/groups.ts';
 
 const CAVEAT: S = { type: 'object', minProperties: 1, maxProperties: 1 };
 const FUNDS: S = obj(['currency', 'minor'], { currency: { type: 'string' }, minor: UINT });
@@ -65,7 +57,6 @@ const EFFICIENCY_PAYLOAD: S = { type: 'object' };
 // ---- JouleClaw (jouleclaw §2, §7, §10, §16, §17, §22) and Sense (sense §2, §3, §5, §8) -------------------
 // JSON documents the spec defines (walks, receipts, contracts, evidence, verdicts, policies) are open objects: their
 // shape is the spec's, checked by the implementation under test, not by the pack schema.
-const ANY_OBJ: S = { type: 'object' };
 const HASHES: S = { type: 'array', items: HEX };
 const VALID: S = obj(['verdict'], { verdict: { const: 'valid' } });
 const HEAD_FIELDS: S = obj(['size', 'root', 'timestamp'], { size: UINT, root: CID, timestamp: UINT });
@@ -139,6 +130,7 @@ const PROFILE_KINDS: Record<(typeof PROFILE_GROUP_TYPES)[number], { inputs: S; e
     inputs: obj(['tiers'], { tiers: { type: 'array', minItems: 1, items: obj(['tier', 'outcome'], { tier: TIER, outcome: { enum: ['closes', 'unresolvable'] } }) } }),
     expected: { anyOf: [obj([], { invoked: { type: 'array', items: TIER }, resolved: TIER }), ERROR] },
   },
+  ...(Object.assign({}, ...PROFILE_VECTOR_GROUPS.map((g) => g.kinds)) as Record<Exclude<(typeof PROFILE_GROUP_TYPES)[number], 'ValueCheck' | 'ValueAggregate' | 'WorkspaceWrites' | 'SkillEmit' | 'CascadeRun'>, { inputs: S; expected: S }>),
 };
 
 /** Each group kind's inputs and its expected outputs (success shape; a refusal is always `{error}`). */

@@ -1,0 +1,2 @@
+// The group kinds of vectors/profiles/energy.ts (no imports: vectors/model.ts reads this list).
+export const ENERGY_PROFILE_TYPES = [] as const;

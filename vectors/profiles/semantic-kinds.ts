@@ -1,0 +1,2 @@
+// The group kinds of vectors/profiles/semantic.ts (no imports: vectors/model.ts reads this list).
+export const SEMANTIC_PROFILE_TYPES = [] as const;
