@@ -92,6 +92,93 @@ export function encodeMcpFrame(message: unknown, encoding: McpEncoding): Uint8Ar
   return out;
 }
 
+/** RFC 8949 Appendix D: the value of a half-precision float's 16 bits. */
+function half(h: number): number {
+  const exp = (h >> 10) & 0x1f;
+  const mant = h & 0x3ff;
+  const v = exp === 0 ? mant * 2 ** -24 : exp !== 31 ? (mant + 1024) * 2 ** (exp - 25) : mant === 0 ? Infinity : NaN;
+  return h & 0x8000 ? -v : v;
+}
+
+/**
+ * The body of a CBOR frame (the bytes after its length) read back as the JSON value it carries: the JSON data model in
+ * CBOR (RFC 8949 §6.1: unsigned and negative integers, text, arrays, maps with text keys, true, false, null, and
+ * floats of 16, 32 or 64 bits), definite lengths only. Anything else — a byte string, a tag, an indefinite length, a
+ * key that is not text, a value past the end, bytes after it — is ERR_BAD_ARGUMENT.
+ */
+export function decodeMcpCborBody(body: Uint8Array): unknown {
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  let at = 0;
+  const bad = (what: string): never => {
+    throw new JcpError('ERR_BAD_ARGUMENT', `the CBOR frame ${what} at byte ${at}`);
+  };
+  const need = (n: number): void => {
+    if (at + n > body.length) bad('ends early');
+  };
+  const argument = (info: number): number => {
+    if (info < 24) return info;
+    const size = info === 24 ? 1 : info === 25 ? 2 : info === 26 ? 4 : info === 27 ? 8 : 0;
+    if (size === 0) bad(`has an indefinite or reserved length (${info})`);
+    need(size);
+    const n = size === 1 ? view.getUint8(at) : size === 2 ? view.getUint16(at) : size === 4 ? view.getUint32(at) : Number(view.getBigUint64(at));
+    if (!Number.isSafeInteger(n)) bad('has an integer beyond 2^53');
+    at += size;
+    return n;
+  };
+  const item = (depth: number): unknown => {
+    if (depth > 64) bad('nests deeper than 64');
+    need(1);
+    const initial = view.getUint8(at++);
+    const major = initial >> 5;
+    const info = initial & 0x1f;
+    if (major === 7) {
+      if (info === 20) return false;
+      if (info === 21) return true;
+      if (info === 22) return null;
+      const size = info === 25 ? 2 : info === 26 ? 4 : info === 27 ? 8 : 0;
+      if (size === 0) bad(`holds the simple value ${info}, which JSON has not`);
+      need(size);
+      const f = size === 2 ? half(view.getUint16(at)) : size === 4 ? view.getFloat32(at) : view.getFloat64(at);
+      at += size;
+      return f;
+    }
+    const n = argument(info);
+    switch (major) {
+      case 0:
+        return n;
+      case 1:
+        return -1 - n;
+      case 3: {
+        need(n);
+        const s = body.subarray(at, at + n);
+        at += n;
+        try {
+          return utf8d.decode(s);
+        } catch {
+          return bad('holds text that is not UTF-8');
+        }
+      }
+      case 4:
+        return Array.from({ length: n }, () => item(depth + 1));
+      case 5: {
+        const o: Record<string, unknown> = {};
+        for (let i = 0; i < n; i++) {
+          const k = item(depth + 1);
+          if (typeof k !== 'string') bad('has a map key that is not text');
+          if (Object.hasOwn(o, k as string)) bad(`repeats the key ${JSON.stringify(k)}`);
+          Object.defineProperty(o, k as string, { value: item(depth + 1), enumerable: true, writable: true, configurable: true });
+        }
+        return o;
+      }
+      default:
+        return bad(major === 2 ? 'holds a byte string' : 'holds a tag');
+    }
+  };
+  const v = item(0);
+  if (at !== body.length) bad('has bytes after its value');
+  return v;
+}
+
 /** A JSON-RPC frame read back; a CBOR frame is not read here (this side only receives JSON-RPC in this suite). */
 export function decodeJsonRpcFrame(frame: Uint8Array): Record<string, unknown> {
   let m: unknown;
