@@ -1,7 +1,10 @@
 // jouleclaw §5.1 between an unmodified SDK Client and an unmodified SDK Server over a byte stream each way: CBOR only
 // when both advertise x-jouleclaw/joule-mcp@1, standard MCP JSON-RPC otherwise; the frames are read back with cborg, a
 // CBOR decoder independent of the one the transport uses.
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -68,6 +71,25 @@ describe('jouleclaw §5.1 joule-mcp between an unmodified SDK Client and Server 
       }
     });
   }
+
+  it('over stdio: an SDK Client against an SDK Server in a process of its own, both advertising, talks CBOR after the handshake', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), '_mcp-stdio-server.ts'), 'advertise'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const wire: McpWireFrame[] = [];
+    const t = new JouleMcpStreamTransport(child.stdout, child.stdin, 'client', (f) => wire.push(f));
+    const client = new Client({ name: 'runtime', version: '1.0.0' }, { capabilities: { experimental: { [JOULE_MCP_TAG]: {} } } });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    try {
+      await client.connect(t);
+      const r = await client.callTool({ name: 'echo', arguments: { over: 'stdio' } });
+      expect(r.content).toEqual([{ type: 'text', text: '{"over":"stdio"}' }]);
+      expect(wire.map((f) => `${f.direction} ${f.encoding}`)).toEqual(['sent json-rpc', 'received json-rpc', 'sent cbor', 'sent cbor', 'received cbor']);
+      expect(wire.slice(2).map((f) => message(f)['method'] ?? 'result')).toEqual(['notifications/initialized', 'tools/call', 'result']);
+    } finally {
+      await client.close();
+    }
+    // the server ends when its stdin does
+    expect(await exited).toBe(0);
+  }, 60_000);
 
   it('a CBOR frame that carries no JSON-RPC message, or is no CBOR of the JSON model, is an error of the transport, which closes', async () => {
     for (const body of [
