@@ -1,11 +1,30 @@
-// The one interface every conformance test is written against (issue: the certification harness). A client over a
-// transport: the in-process reference, or a testee process speaking harness/PROTOCOL.md. Results are plain values;
-// a refusal is a TesteeError carrying one code of the suite's closed list (impl/errors.ts).
+// The one interface every conformance test is written against: a client over a transport to the in-process reference
+// or to a testee process speaking harness/PROTOCOL.md. Results are plain values; a refusal is a TesteeError carrying
+// one code of the suite's closed list (impl/errors.ts).
 import type { CborInput, CborMap, CborValue } from '../impl/cbor/index.ts';
 import type { JcpErrorCode } from '../impl/errors.ts';
 import { OPS, PROTOCOL_VERSION, validate, validateResponse } from './protocol/schema.ts';
 import { FEATURES, OPEN_POINTS } from './protocol/readings.ts';
 import { caveatToCbor, decodeCanonical, parseGrant, parseSignedGrant, toHex, type Grant } from './oracle.ts';
+import { ChannelHandle } from './implementation/channels.ts';
+import { DurablePointHandle } from './implementation/durable.ts';
+import { Forwarder } from './implementation/forward.ts';
+import { keyEventMinted, shareOf, type KeyEventMinted, type ThresholdGroupResult, type ThresholdShareFields, type ThresholdSignResult } from './implementation/identity.ts';
+import { JcRunHandle } from './implementation/journal.ts';
+import { jcPolicyArg, type JcPolicyFields, type JcPolicyReceiptFields, type JcPolicyStep } from './implementation/policy.ts';
+import { Relay, type GroupLedgerResult, type ReplayResult } from './implementation/relay.ts';
+import { TransparencyLogHandle } from './implementation/tlog.ts';
+import { U, decideArgs, decisionResult, jsonText, minted, omitUndef, plain, plainFrame } from './implementation/values.ts';
+
+// The handles and field types of each area, in modules of their own (harness/implementation/), exported from here too.
+export * from './implementation/channels.ts';
+export * from './implementation/durable.ts';
+export * from './implementation/forward.ts';
+export * from './implementation/identity.ts';
+export * from './implementation/journal.ts';
+export * from './implementation/policy.ts';
+export * from './implementation/relay.ts';
+export * from './implementation/tlog.ts';
 
 /** What a testee says of itself at the handshake. */
 export interface TesteeInfo {
@@ -110,7 +129,6 @@ export { validateResponse };
 
 // ---- the typed client -------------------------------------------------------------------------------------------
 
-const U = (v: CborValue | undefined): bigint => (typeof v === 'bigint' ? v : BigInt(v as number));
 
 /** Grant fields a root mint takes (the issuer comes from the seed). */
 export interface MintFields {
@@ -190,16 +208,6 @@ export interface DecisionResult {
 
 /** A receipt core as plain values (integers as bigint). */
 export type Core = Readonly<Record<string, string | bigint | readonly string[]>>;
-
-function plain(v: CborValue): unknown {
-  if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [String(k), plain(x)]));
-  if (Array.isArray(v)) return v.map(plain);
-  if (typeof v === 'number') return BigInt(v);
-  return v;
-}
-
-const omitUndef = (o: Record<string, unknown>): Record<string, CborInput> =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Record<string, CborInput>;
 
 /** What the harness knows of a grant the testee made: its fields in the neutral form and the testee's content id. */
 export interface GrantView {
@@ -390,7 +398,6 @@ export class Implementation {
       })),
     };
   }
-  // ---- end §2.1 / §2.2 ----
   // ---- jcp §4.7 checkpoints and amendments (C21) ----
   /** The agent signs a checkpoint of its state under `grant`; `prev` is the run's previous signed checkpoint. */
   async signCheckpoint(
@@ -427,7 +434,6 @@ export class Implementation {
     const rem = r.get('remainder_uj');
     return { checkpoint_id: r.get('checkpoint_id') as string, amendment_id: r.get('amendment_id') as string, ...(rem !== undefined ? { remainder_uj: U(rem) } : {}) };
   }
-  // ---- end §4.7 ----
 
   // ---- jcp §4.5 budget channels (C17) and §4.6 standing grants (C20) ----
   /** One point's side of a budget channel over the last grant of `chain` (root first), signing as `point_seed`. */
@@ -453,7 +459,6 @@ export class Implementation {
     const r = await this.call('standing.ledger', { point: point.id, policy_id, grant_id });
     return { firings: U(r.get('firings')), cumulative_uj: U(r.get('cumulative_uj')) };
   }
-  // ---- end §4.5 channels / §4.6 ----
   // ---- jcp §8.1 replay (C14, C16), §8.2 group accounting (C14), §6.1 continuations ----
   /** Replays a receipt stream into `point` (verified under its own steward): what was admitted, refused, and rebuilt. */
   async replay(point: Point, receipts: readonly Uint8Array[]): Promise<ReplayResult> {
@@ -486,14 +491,12 @@ export class Implementation {
   async newRelay(point: Point, steward_seed: Uint8Array): Promise<Relay> {
     return new Relay(this, (await this.call('continuation.relay', { point: point.id, steward_seed })).get('relay') as string);
   }
-  // ---- end §8.1 / §8.2 / §6.1 ----
   // ---- jcp §4.10 forwarding (C25) ----
   /** A forwarder (jcp §4.10) in front of an endpoint, gated by `point`, leaving the declared fixed machinery `omit` out of the label. */
   async newForwarder(point: Point, omit?: readonly string[]): Promise<Forwarder> {
     const r = await this.call('forward.new', { point: point.id, omit: omit === undefined ? undefined : [...omit] });
     return new Forwarder(this, r.get('forwarder') as string, r.get('omitted_fields') as string[]);
   }
-  // ---- end §4.10 forwarding ----
 
   // ---- jcp §5 energy honesty (C9): each returns the op's result as plain values (maps as objects, integers as bigint) ----
   /** energy.make — the validating constructor of an energy figure (jcp §5, §5.1); a refusal is a TesteeError. */
@@ -555,7 +558,6 @@ export class Implementation {
   async energyProcSpan(args: Readonly<Record<string, unknown>>): Promise<Readonly<Record<string, unknown>>> {
     return plain(await this.call('energy.proc-span', { ...args })) as Record<string, unknown>;
   }
-  // ---- end jcp §5 energy ----
   // ---- jcp §4.11 durable record, one writer per record (C26) ----
   /** Opens (creating) the durable decision record at `path` as `holder`: exclusively, replayed before it decides anything. */
   async openDurable(path: string, holder: string, steward_seed: Uint8Array, trust_roots?: Readonly<Record<string, readonly string[]>>, opts: { simulate?: 'no-exclusivity' } = {}): Promise<DurablePointHandle> {
@@ -569,7 +571,6 @@ export class Implementation {
         : undefined;
     return new DurablePointHandle(this, r.get('point') as string, U(r.get('replayed')), ex === undefined ? undefined : ex === 'yes', tornTail);
   }
-  // ---- end §4.11 ----
   // ---- jouleclaw §2/§7 cascade receipts, §16 contracts and verdict receipts, §17 handoffs and the run journal ----
   /** jc.receipt.build — a cascade walk (JSON) to its "1" receipt, as parsed JSON. */
   async jcBuildReceipt(walk: unknown): Promise<Record<string, unknown>> {
@@ -618,7 +619,6 @@ export class Implementation {
       handoffs: (r.get('handoffs') as CborValue[]).map((h) => plain(h) as Record<string, unknown>),
     };
   }
-  // ---- end jouleclaw §2/§7/§16/§17 (client methods) ----
   // ---- jouleclaw §22 transparency log (C-TLOG) ----
   /** A fresh transparency log whose heads are signed by `steward_seed` (the receipts' sealer); at most `capacity` entries when given. */
   async newLog(steward_seed: Uint8Array, capacity?: bigint): Promise<TransparencyLogHandle> {
@@ -637,7 +637,6 @@ export class Implementation {
   async verifyLogConsistency(head1: Uint8Array, head2: Uint8Array, steward: string, proof: readonly Uint8Array[]): Promise<void> {
     await this.call('tlog.verify-consistency', { head1, head2, steward, proof: [...proof] });
   }
-  // ---- end jouleclaw §22 ----
   // ---- jouleclaw §8 agent identity, §9 policy engine, §10 policy_digest and policy/1 receipt ----
   /** jc.policy-digest — the §10.1 policy_digest (hex) of a policy's rules. */
   async jcPolicyDigest(policy: JcPolicyFields): Promise<string> {
@@ -665,7 +664,6 @@ export class Implementation {
   async jcAgentCheck(handle: string, public_key: Uint8Array, message?: Uint8Array, signature?: Uint8Array): Promise<'valid' | 'invalid'> {
     return (await this.call('jc.agent-check', { handle, public_key, message, signature })).get('verdict') as 'valid' | 'invalid';
   }
-  // ---- end jouleclaw §8/§9/§10 ----
 
   // ---- sense §2–§11 (sense:C1–C6); wire shapes in harness/protocol/testee.cddl ----
   /** sense §2, §3: an event's content id and its payload's Cid. `event` is {physical_ns, logical, source, trust, payload (raw bytes), line, valid_time_ns?}. */
@@ -759,7 +757,6 @@ export class Implementation {
   async senseAgentAuthor(kind: string): Promise<void> {
     await this.call('sense.agent-author', { kind });
   }
-  // ---- end sense ----
 
   /** @internal used by Point */
   _call(op: string, args: Record<string, unknown>): Promise<CborMap> {
@@ -795,7 +792,6 @@ export class Point {
   async spentFunds(grant_id: string): Promise<bigint> {
     return U((await this.impl._call('point.spent-funds', { point: this.id, grant_id })).get('spent_minor'));
   }
-  // ---- end §4.8 / §4.9 / §4.10 ----
   async revoke(revocation: Uint8Array, grant: Uint8Array): Promise<void> {
     await this.impl._call('point.revoke', { point: this.id, revocation, grant });
   }
@@ -806,455 +802,3 @@ export class Point {
     return U((await this.impl._call('point.spent', { point: this.id, grant_id })).get('spent_uj'));
   }
 }
-
-// ---- jcp §4.8 / §4.10: a decision's optional fields, shared by point.decide and point.authorize ----
-function decideArgs(point: string, d: DecideFields): Record<string, unknown> {
-  const label = d.label === undefined ? undefined : { integrity: d.label.integrity, origins: d.label.origins === 'any' ? 'any' : [...d.label.origins], readers: d.label.readers === 'all' ? 'all' : [...d.label.readers] };
-  return {
-    point,
-    frame: omitUndef({ ...d.frame }),
-    chain: [...d.chain],
-    caller: d.caller,
-    cost: omitUndef({ ...d.cost }),
-    now_s: d.now_s,
-    cost_funds: d.cost_funds === undefined ? undefined : { ...d.cost_funds },
-    label,
-  };
-}
-
-function decisionResult(r: CborMap): DecisionResult {
-  const reason = r.get('deny_reason');
-  return { verdict: r.get('verdict') as 'allow' | 'deny', ...(typeof reason === 'string' ? { deny_reason: reason } : {}), receipt: r.get('receipt') as Uint8Array };
-}
-// ---- end §4.8 / §4.10 ----
-
-function minted(r: CborMap): Minted {
-  return { signed_grant: r.get('signed_grant') as Uint8Array, grant_id: r.get('grant_id') as string };
-}
-
-// ---- jcp §2.1 rotation (C12) and §2.2 threshold actors (C13, C18) ----
-/** A minted key event: its canonical signed bytes ({event, signature}) and its id. */
-export interface KeyEventMinted {
-  readonly key_event: Uint8Array;
-  readonly event_id: string;
-}
-/** One participant's share: its number (1..max) and its 32-byte signing share. */
-export interface ThresholdShareFields {
-  readonly identifier: number;
-  readonly signing_share: Uint8Array;
-}
-/** A threshold group as a dealer hands it out. */
-export interface ThresholdGroupResult {
-  readonly group_public_key: Uint8Array;
-  readonly did: string;
-  readonly shares: readonly ThresholdShareFields[];
-}
-/** A signing round's aggregate and each signer's public round outputs. */
-export interface ThresholdSignResult {
-  readonly signature: Uint8Array;
-  readonly shares: ReadonlyArray<{ identifier: number; hiding_commitment: Uint8Array; binding_commitment: Uint8Array; sig_share: Uint8Array }>;
-}
-function keyEventMinted(r: CborMap): KeyEventMinted {
-  return { key_event: r.get('key_event') as Uint8Array, event_id: r.get('event_id') as string };
-}
-function shareOf(m: CborMap): ThresholdShareFields {
-  return { identifier: Number(U(m.get('identifier'))), signing_share: m.get('signing_share') as Uint8Array };
-}
-// ---- end §2.1 / §2.2 ----
-
-function plainFrame(m: CborMap): FrameFields {
-  return Object.fromEntries([...m].map(([k, v]) => [String(k), v])) as unknown as FrameFields;
-}
-
-// ---- jcp §4.5 budget channels (C17) ----
-/** One enforcement point's side of a budget channel living inside the implementation under test. */
-export class ChannelHandle {
-  constructor(
-    private readonly impl: Implementation,
-    readonly id: string,
-  ) {}
-  async spend(cost_uj: bigint): Promise<{ verdict: 'allow' | 'deny'; deny_reason?: string }> {
-    const r = await this.impl._call('channel.spend', { channel: this.id, cost_uj });
-    const reason = r.get('deny_reason');
-    return { verdict: r.get('verdict') as 'allow' | 'deny', ...(typeof reason === 'string' ? { deny_reason: reason } : {}) };
-  }
-  /** This point's next signed statement of its cumulative spend (canonical bytes). */
-  async statement(): Promise<Uint8Array> {
-    return (await this.impl._call('channel.statement', { channel: this.id })).get('signed_statement') as Uint8Array;
-  }
-  async apply(statement: Uint8Array): Promise<void> {
-    await this.impl._call('channel.apply', { channel: this.id, statement });
-  }
-  async ledger(): Promise<{ local_uj: bigint; total_uj: bigint; peers: Record<string, { seq: bigint; spent_uj: bigint }> }> {
-    const r = await this.impl._call('channel.ledger', { channel: this.id });
-    const peers = Object.fromEntries(
-      [...(r.get('peers') as CborMap)].map(([k, v]) => [String(k), { seq: U((v as CborMap).get('seq')), spent_uj: U((v as CborMap).get('spent_uj')) }]),
-    );
-    return { local_uj: U(r.get('local_uj')), total_uj: U(r.get('total_uj')), peers };
-  }
-  /** The overdraft proof's bytes, or undefined when the merged ledger is within budget. */
-  async overdraftProof(): Promise<Uint8Array | undefined> {
-    return (await this.impl._call('channel.overdraft-proof', { channel: this.id })).get('proof') as Uint8Array | undefined;
-  }
-}
-// ---- end §4.5 channels ----
-
-// ---- jcp §8.1 replay (C14, C16), §8.2 group accounting (C14), §6.1 continuations ----
-/** What point.replay answered. */
-export interface ReplayResult {
-  readonly verified: bigint;
-  readonly allowed: bigint;
-  readonly refused: bigint;
-  readonly refusals: ReadonlyArray<{ readonly index: bigint; readonly code: string }>;
-  readonly spend: ReadonlyMap<string, bigint>;
-}
-
-/** What accounting.group answered. */
-export interface GroupLedgerResult {
-  readonly rows: ReadonlyArray<{ grant_id: string; subject: string; allowed: bigint; refused: bigint; spent_uj: bigint }>;
-  readonly verified: bigint;
-  readonly unverified: bigint;
-  readonly failures: ReadonlyArray<{ readonly index: bigint; readonly code: string }>;
-}
-
-/** A sealed decision of a relay, with its receipt's id (the content id of the receipt bytes). */
-export interface RelayedResult extends DecisionResult {
-  readonly receipt_id: string;
-}
-
-/** A later exchange as sent to continuation.next. */
-export interface LaterFields {
-  readonly handle: string;
-  readonly sent_hash: string;
-  readonly frame: FrameFields;
-  readonly chain: readonly Uint8Array[];
-  readonly caller: string;
-  readonly cost: DecideFields['cost'];
-  readonly now_s: bigint;
-  readonly label?: LabelFields;
-}
-
-const labelArg = (l: LabelFields | undefined) =>
-  l === undefined ? undefined : { integrity: l.integrity, origins: l.origins === 'any' ? 'any' : [...l.origins], readers: l.readers === 'all' ? 'all' : [...l.readers] };
-
-function relayedResult(r: CborMap): RelayedResult {
-  return { ...decisionResult(r), receipt_id: r.get('receipt_id') as string };
-}
-
-/** A continuation relay living inside the implementation under test (jcp §6.1). */
-export class Relay {
-  constructor(
-    private readonly impl: Implementation,
-    readonly id: string,
-  ) {}
-  async first(d: DecideFields): Promise<RelayedResult> {
-    const r = await this.impl._call('continuation.first', {
-      relay: this.id,
-      frame: omitUndef({ ...d.frame }),
-      chain: [...d.chain],
-      caller: d.caller,
-      cost: omitUndef({ ...d.cost }),
-      now_s: d.now_s,
-      label: labelArg(d.label),
-    });
-    return relayedResult(r);
-  }
-  async bind(receipt_id: string, handle: string): Promise<void> {
-    await this.impl._call('continuation.bind', { relay: this.id, receipt_id, handle });
-  }
-  async next(x: LaterFields): Promise<RelayedResult> {
-    const r = await this.impl._call('continuation.next', {
-      relay: this.id,
-      handle: x.handle,
-      sent_hash: x.sent_hash,
-      frame: omitUndef({ ...x.frame }),
-      chain: [...x.chain],
-      caller: x.caller,
-      cost: omitUndef({ ...x.cost }),
-      now_s: x.now_s,
-      label: labelArg(x.label),
-    });
-    return relayedResult(r);
-  }
-  async admit(handle: string, outcome_digest: string, output_label?: LabelFields): Promise<{ frame: FrameFields; label?: LabelFields }> {
-    const r = await this.impl._call('continuation.admit', { relay: this.id, handle, outcome_digest, output_label: labelArg(output_label) });
-    const label = r.get('label');
-    return { frame: plainFrame(r.get('frame') as CborMap), ...(label !== undefined ? { label: plain(label) as LabelFields } : {}) };
-  }
-  async close(handle: string, outcome_digest: string, now_s: bigint, between?: DecideFields['cost']): Promise<RelayedResult & { record: Uint8Array }> {
-    const r = await this.impl._call('continuation.close', { relay: this.id, handle, outcome_digest, now_s, between: between === undefined ? undefined : omitUndef({ ...between }) });
-    return { ...relayedResult(r), record: r.get('record') as Uint8Array };
-  }
-}
-// ---- end §8.1 / §8.2 / §6.1 ----
-
-// ---- jcp §4.10 forwarding (C25) ----
-/** One field a forwarded request carries besides routing and arguments; `label` absent = the host gave none. */
-export interface ForwardFieldFields {
-  readonly name: string;
-  readonly value: CborInput;
-  readonly label?: LabelFields;
-}
-
-/** A request to forward: a decision request whose frame is a route (no payload_hash), with arguments and fields. */
-export interface ForwardFields extends Omit<DecideFields, 'frame' | 'label'> {
-  readonly route: Omit<FrameFields, 'payload_hash'>;
-  readonly arguments: CborInput;
-  readonly arguments_label?: LabelFields;
-  readonly fields?: readonly ForwardFieldFields[];
-}
-
-/** What forward.send answered. */
-export interface ForwardedResult extends DecisionResult {
-  readonly payload_hash: string;
-  /** The bytes forwarded to the endpoint (allow only). */
-  readonly forwarded?: Uint8Array;
-  readonly label?: LabelFields;
-  readonly omitted: readonly string[];
-  readonly dropped: readonly string[];
-}
-
-/** A forwarder living inside the implementation under test (jcp §4.10). */
-export class Forwarder {
-  constructor(
-    private readonly impl: Implementation,
-    readonly id: string,
-    /** The fixed machinery it declared it leaves out of the label. */
-    readonly omittedFields: readonly string[],
-  ) {}
-  async send(f: ForwardFields): Promise<ForwardedResult> {
-    const r = await this.impl._call('forward.send', {
-      forwarder: this.id,
-      route: omitUndef({ ...f.route }),
-      chain: [...f.chain],
-      caller: f.caller,
-      cost: omitUndef({ ...f.cost }),
-      now_s: f.now_s,
-      cost_funds: f.cost_funds === undefined ? undefined : { ...f.cost_funds },
-      arguments: f.arguments,
-      arguments_label: labelArg(f.arguments_label),
-      fields: f.fields?.map((x) => omitUndef({ name: x.name, value: x.value, label: labelArg(x.label) })),
-    });
-    const label = r.get('label');
-    const forwarded = r.get('forwarded');
-    return {
-      ...decisionResult(r),
-      payload_hash: r.get('payload_hash') as string,
-      ...(forwarded !== undefined ? { forwarded: forwarded as Uint8Array } : {}),
-      ...(label !== undefined ? { label: plain(label) as LabelFields } : {}),
-      omitted: r.get('omitted') as string[],
-      dropped: r.get('dropped') as string[],
-    };
-  }
-}
-// ---- end §4.10 forwarding ----
-
-// ---- jcp §4.11 durable record, one writer per record (C26) ----
-/** What a durable point answered: a recorded decision with its receipt, or a request denied `unrecorded` (no receipt). */
-export interface DurableDecisionResult {
-  readonly verdict: 'allow' | 'deny';
-  readonly deny_reason?: string;
-  readonly receipt?: Uint8Array;
-  /** The testee's name for the recorded decision (durable.status, durable.complete); absent when it gives none. */
-  readonly entry?: string;
-}
-
-/** Where a recorded decision's action stands (jcp §4.11), and for an unresolved one the holder that held it. */
-export interface DurableStatus {
-  readonly status: 'denied' | 'in-flight' | 'unresolved' | 'completed' | 'failed';
-  readonly holder?: string;
-}
-
-/** A durable enforcement point living inside the implementation under test, holding its record until closed. */
-export class DurablePointHandle {
-  constructor(
-    private readonly impl: Implementation,
-    readonly id: string,
-    /** How many recorded entries the open replayed. */
-    readonly replayed: bigint,
-    /** Whether the open says it holds the record exclusively (jcp §4.11); undefined when the answer does not say. */
-    readonly exclusive?: boolean,
-    /** An incomplete last write the open found and cut away, as the testee describes it; undefined when it says none. */
-    readonly tornTail?: { readonly offset: bigint; readonly length: bigint; readonly summary: string; readonly request_key?: Uint8Array },
-  ) {}
-  /** Decides as Point.decide; answers only once the decision is recorded. */
-  async decide(d: DecideFields): Promise<DurableDecisionResult> {
-    const r = await this.impl._call('durable.decide', decideArgs(this.id, d));
-    const reason = r.get('deny_reason');
-    const receipt = r.get('receipt');
-    const entry = r.get('entry');
-    return {
-      verdict: r.get('verdict') as 'allow' | 'deny',
-      ...(typeof reason === 'string' ? { deny_reason: reason } : {}),
-      ...(receipt instanceof Uint8Array ? { receipt } : {}),
-      ...(typeof entry === 'string' ? { entry } : {}),
-    };
-  }
-  /** Records how the action of the allowed decision `entry` ended (optional op: UnimplementedError when absent). */
-  async complete(entry: string, outcome: 'completed' | 'failed'): Promise<void> {
-    await this.impl._call('durable.complete', { point: this.id, entry, outcome });
-  }
-  /** Where the action of the recorded decision `entry` stands (optional op: UnimplementedError when absent). */
-  async status(entry: string): Promise<DurableStatus> {
-    const r = await this.impl._call('durable.status', { point: this.id, entry });
-    const holder = r.get('holder');
-    return { status: r.get('status') as DurableStatus['status'], ...(typeof holder === 'string' ? { holder } : {}) };
-  }
-  /** Releases the record. */
-  async close(): Promise<void> {
-    await this.impl._call('durable.close', { point: this.id });
-  }
-}
-// ---- end §4.11 ----
-
-// ---- jouleclaw §22 transparency log (C-TLOG) ----
-/** What an append answers: the entry's index, the signed head over the tree now holding it, its inclusion proof. */
-export interface LogEntryResult {
-  readonly index: bigint;
-  readonly head: Uint8Array;
-  readonly proof: readonly Uint8Array[];
-}
-
-/** A decision answered through a log: the entry is present whenever the decision was recorded. */
-export interface LoggedDecisionResult {
-  readonly verdict: 'allow' | 'deny';
-  readonly deny_reason?: string;
-  readonly receipt?: Uint8Array;
-  readonly entry?: LogEntryResult;
-}
-
-function logEntry(r: CborMap): LogEntryResult {
-  return { index: U(r.get('index')), head: r.get('head') as Uint8Array, proof: [...(r.get('proof') as Uint8Array[])] };
-}
-
-/** A transparency log living inside the implementation under test. */
-export class TransparencyLogHandle {
-  constructor(
-    private readonly impl: Implementation,
-    readonly id: string,
-  ) {}
-  /** Appends a sealed receipt; the head is signed at `now_s`. */
-  async append(receipt: Uint8Array, now_s: bigint): Promise<LogEntryResult> {
-    return logEntry(await this.impl._call('tlog.append', { log: this.id, receipt, now_s }));
-  }
-  /** Decides on `point` and appends the receipt before answering (jouleclaw §22.3). */
-  async decide(point: Point, d: DecideFields): Promise<LoggedDecisionResult> {
-    const r = await this.impl._call('tlog.decide', { ...decideArgs(point.id, d), log: this.id });
-    const reason = r.get('deny_reason');
-    return {
-      verdict: r.get('verdict') as 'allow' | 'deny',
-      ...(typeof reason === 'string' ? { deny_reason: reason } : {}),
-      ...(r.has('receipt') ? { receipt: r.get('receipt') as Uint8Array } : {}),
-      ...(r.has('entry') ? { entry: logEntry(r.get('entry') as CborMap) } : {}),
-    };
-  }
-  /** The current head, signed at `now_s`. */
-  async head(now_s: bigint): Promise<Uint8Array> {
-    return (await this.impl._call('tlog.head', { log: this.id, now_s })).get('head') as Uint8Array;
-  }
-  /** The inclusion proof of entry `index` in the tree of `size`. */
-  async inclusion(index: bigint, size: bigint): Promise<Uint8Array[]> {
-    return [...((await this.impl._call('tlog.inclusion', { log: this.id, index, size })).get('proof') as Uint8Array[])];
-  }
-  /** The consistency proof from the tree of `size1` to that of `size2`. */
-  async consistency(size1: bigint, size2: bigint): Promise<Uint8Array[]> {
-    return [...((await this.impl._call('tlog.consistency', { log: this.id, size1, size2 })).get('proof') as Uint8Array[])];
-  }
-}
-// ---- end jouleclaw §22 ----
-
-// ---- jouleclaw §17 run journal handle ----
-/** JSON crosses the protocol as text: a string is sent as it is (so a test can send exact bytes), anything else stringified. */
-function jsonText(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v);
-}
-
-/** A run journal living inside the implementation under test (jouleclaw §17). */
-export class JcRunHandle {
-  constructor(
-    private readonly impl: Implementation,
-    readonly id: string,
-  ) {}
-  /** Records the dispatch of `node_id` (a refusal if it is in flight, held, done, or the run is unrecovered/failed). */
-  async dispatch(node_id: string): Promise<void> {
-    await this.impl._call('jc.run.dispatch', { run: this.id, node_id });
-  }
-  async complete(node_id: string, energy_uj: bigint): Promise<void> {
-    await this.impl._call('jc.run.complete', { run: this.id, node_id, energy_uj });
-  }
-  /** Marks every node in flight interrupted, with the energy observed so far; the nodes it marked. */
-  async recover(observed_uj?: Readonly<Record<string, bigint>>): Promise<string[]> {
-    const r = await this.impl._call('jc.run.recover', { run: this.id, observed_uj: observed_uj === undefined ? undefined : { ...observed_uj } });
-    return [...(r.get('interrupted') as string[])];
-  }
-  async approve(node_id: string, approved_by: string): Promise<void> {
-    await this.impl._call('jc.run.approve', { run: this.id, node_id, approved_by });
-  }
-  async fail(reason: string): Promise<void> {
-    await this.impl._call('jc.run.fail', { run: this.id, reason });
-  }
-  /** Records a handoff; the handoff as recorded (every list present, command hashes computed). */
-  async handoff(h: {
-    worker: string;
-    node_id?: string;
-    feature_id?: string;
-    closed_at: bigint;
-    completed?: string[];
-    undone?: string[];
-    commands?: { argv: string[]; exit_code: bigint }[];
-    issues_found?: string[];
-    procedures_followed?: string[];
-  }): Promise<Record<string, unknown>> {
-    const r = await this.impl._call('jc.run.handoff', { run: this.id, handoff: omitUndef({ ...h, commands: h.commands?.map((c) => ({ argv: [...c.argv], exit_code: c.exit_code })) }) });
-    return plain(r.get('handoff') as CborValue) as Record<string, unknown>;
-  }
-  /** The run's nodes by state, its status, and its journal entries. */
-  async state(): Promise<{ ready: string[]; in_flight: string[]; held: string[]; completed: string[]; status: string; entries: Uint8Array[] }> {
-    const r = await this.impl._call('jc.run.state', { run: this.id });
-    const list = (k: string): string[] => [...(r.get(k) as string[])];
-    return { ready: list('ready'), in_flight: list('in_flight'), held: list('held'), completed: list('completed'), status: r.get('status') as string, entries: [...(r.get('entries') as Uint8Array[])] };
-  }
-}
-// ---- end jouleclaw §17 run journal handle ----
-
-// ---- jouleclaw §8/§9/§10 policy types ----
-/** A policy rule as sent (jouleclaw §9): agents "any" or a list of ids; action a §10.1 predicate. */
-export interface JcRuleFields {
-  readonly name: string;
-  readonly effect: 'allow' | 'deny';
-  readonly agents: 'any' | readonly string[];
-  readonly action: Readonly<Record<string, string | number | bigint | readonly string[]>>;
-}
-
-/** A policy as sent (jouleclaw §9): ordered rules and a version. */
-export interface JcPolicyFields {
-  readonly version: bigint | number;
-  readonly rules: readonly JcRuleFields[];
-}
-
-/** An action as sent (jouleclaw §9): filesystem {path, mode}, network {host, port, method}, process {binary, argv}. */
-export type JcActionFields = Readonly<Record<string, string | number | bigint | readonly string[]>>;
-
-/** One step of jc.policy-evaluate. */
-export type JcPolicyStep =
-  | { readonly evaluate: { readonly agent: string; readonly action: JcActionFields } }
-  | { readonly install: JcPolicyFields }
-  | { readonly seal: { readonly step: bigint; readonly id: string; readonly closed_at: string; readonly bind: 'digest' | 'none' } };
-
-/** The fields of a policy/1 receipt a producer chooses (jouleclaw §10). */
-export interface JcPolicyReceiptFields {
-  readonly id: string;
-  readonly closed_at: string;
-  readonly engine_id: string;
-  readonly audit_sequence: bigint;
-  readonly policy_version: bigint;
-  readonly policy_digest?: string;
-  readonly agent: string;
-  readonly action: JcActionFields;
-  readonly decision: Readonly<Record<string, string>>;
-}
-
-function jcPolicyArg(p: JcPolicyFields): CborInput {
-  return { version: p.version, rules: p.rules.map((r) => ({ ...r, agents: r.agents === 'any' ? 'any' : [...r.agents], action: { ...r.action } })) } as CborInput;
-}
-// ---- end jouleclaw §8/§9/§10 policy types ----
