@@ -16,7 +16,7 @@
 //   only where all three equal the series' (the text names coarser sampling as outside; a finer one is read as outside
 //   too, since "a fit is only a fit somewhere" and that somewhere is where it was measured);
 // - a window shorter than the series' sampling window is unresolvable before anything else is asked of it;
-// - the band is inclusive at both ends; a cause explains only a window outside the band, naming it by index, and its
+// - the band is inclusive at both ends (the conformance tests and vectors put no window on an edge); a cause explains only a window outside the band, naming it by index, and its
 //   evidence must be a content id (64 lowercase hex digits): a malformed one is refused, an absent one explains nothing;
 // - "in advance" is strictly before the observation's first instant.
 import { JcpError } from '../errors.ts';
