@@ -60,7 +60,7 @@ function firstHex(v: Json, path: Array<string | number> = []): Array<string | nu
   return undefined;
 }
 
-/** The path of the first boolean inside `v`, depth first (profiles.json's answers hold no bytes). */
+/** The path of the first boolean inside `v`, depth first (for a pack whose answers hold no hex field). */
 function firstBoolean(v: Json, path: Array<string | number> = []): Array<string | number> | undefined {
   if (typeof v === 'boolean') return path;
   const kids: Array<[string | number, Json]> = Array.isArray(v) ? v.map((x, i) => [i, x]) : v !== null && typeof v === 'object' ? Object.entries(v) : [];
@@ -119,7 +119,7 @@ describe('conformance/v1 is frozen: vectors:check, and one changed byte fails ch
 
   for (const { file, pack: committed } of loadPacks(V1)) {
     for (const side of ['expected', 'inputs'] as const) {
-      // a pack whose answers hold no hex field (profiles.json) has a boolean of an answer flipped instead
+      // a pack whose answers hold no hex field has a boolean of an answer flipped instead
       const hexSide = committed.testGroups.some((g) => g.tests.some((t) => firstHex(t[side])));
       const find = hexSide ? firstHex : firstBoolean;
       it(`${file}: one ${hexSide ? 'byte changed in a hex field' : 'boolean flipped'} of a vector's ${side} fails both`, async () => {
