@@ -21,6 +21,7 @@ import { execute, trimToExpected } from './execute.ts';
 import { firstDifference, GENERATOR_VERSION, PACK_AREAS, jsonText, packFile, schemaFile, type JsonObject, type Pack, type PackArea, type TestGroup, type VectorTest } from './model.ts';
 import { FLAG_NOTES } from './notes.ts';
 import { PACK_KINDS, schemaFor } from './schemas.ts';
+import { PROFILE_VECTOR_GROUPS } from './profiles/groups.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** The committed pack folder. */
@@ -151,7 +152,7 @@ const JC_HEADER: Partial<Record<PackArea, string>> = {
   jouleclaw_tlog: "JouleClaw §22 (../shared/spec/jouleclaw-SPEC.md): RFC 6962 trees with BLAKE3 over the CT test leaves; heads signed by deriveSeed('jcp-vectors/v1:steward'); roots and proofs re-checked by an independent RFC 9162 verifier (@noble/hashes) before publication.",
   jouleclaw_policy: 'JouleClaw §10, §10.1: digests recomputed from the §10.1 layout with @noble/hashes before publication; policy/1 receipts sealed by the steward (COSE_Sign1, kid = UTF-8 of its did:key).',
   jouleclaw_receipts: 'JouleClaw §2, §7, §16, §17: JSON documents travel as JSON; contract hashes (RFC 8785 + BLAKE3) and command_hash (BLAKE3 of argv joined by NUL) recomputed independently; journals and verdict receipts are the suite\'s byte layout.',
-  profiles: "The suite-defined profiles (spec-map/profiles.json) jouleclaw:P-VALUE (§19.2, §19.3), P-WORKSPACE (§11), P-SKILL (§12), P-CASCADE (§1.1), through their operations (harness/protocol/profiles/); every expected answer is derived from the spec's words, and each kind reports only what its clauses decide (vectors/p-execute.ts).",
+  profiles: `The suite-defined profiles (spec-map/profiles.json) jouleclaw:P-VALUE (§19.2, §19.3), P-WORKSPACE (§11), P-SKILL (§12), P-CASCADE (§1.1) (vectors/p-execute.ts), and ${PROFILE_VECTOR_GROUPS.flatMap((g) => g.profiles).join(', ')} (vectors/profiles/), through their operations (harness/protocol/profiles/); every expected answer is derived from the spec's words, and each kind reports only what its clauses decide.`,
   sense: "Sense §2, §3, §5, §8 (../shared/spec/sense-SPEC.md): event ids recomputed from the suite's field layout with @noble/hashes; chains sealed by deriveSeed('jcp-vectors/v1:sense-host').",
 };
 
