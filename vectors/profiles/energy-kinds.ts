@@ -1,2 +1,13 @@
 // The group kinds of vectors/profiles/energy.ts (no imports: vectors/model.ts reads this list).
-export const ENERGY_PROFILE_TYPES = [] as const;
+export const ENERGY_PROFILE_TYPES = [
+  'SenseEnergyMeter',
+  'EnergyFigureMake',
+  'SenseObserverReplay',
+  'SenseAnswerEnergy',
+  'EnergyLiveness',
+  'JcEnergyLadder',
+  'JcEnergyPlausibility',
+  'JcEnergyFloors',
+  'JcEnergyBreaker',
+  'JcEnergyProcSelf',
+] as const;
