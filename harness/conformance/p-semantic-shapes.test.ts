@@ -12,52 +12,19 @@ import { clauseIt } from '../clause.ts';
 import { implementation } from '../driver.ts';
 import { fcParams } from '../external-vectors.ts';
 import { assertProperty, codeOf, expectCode } from '../refusal.ts';
+import { CLAIM_CONTEXT, CLAIM_SHAPES_TTL, XSD } from '../shapes-fixture.ts';
 
 const NOT_SENT = 'jouleclaw/15#invalid-input-not-sent';
-const JC = 'https://jouleclaw.transaction.science/vocab/v1#';
-const XSD = 'http://www.w3.org/2001/XMLSchema#';
-
-const SHAPES = `
-@prefix sh: <http://www.w3.org/ns/shacl#> .
-@prefix xsd: <${XSD}> .
-@prefix jc: <${JC}> .
-jc:ClaimProvenanceShape a sh:NodeShape ; sh:targetClass jc:ClaimProvenance ;
-  sh:property [ sh:path jc:source ; sh:minCount 1 ; sh:maxCount 1 ; sh:nodeKind sh:IRI ] ;
-  sh:property [ sh:path jc:contentHash ; sh:minCount 1 ; sh:maxCount 1 ; sh:datatype xsd:string ; sh:pattern "^[0-9a-f]{64}$" ] ;
-  sh:property [ sh:path jc:trustTier ; sh:minCount 1 ; sh:maxCount 1 ; sh:datatype xsd:integer ; sh:minInclusive 0 ; sh:maxInclusive 10 ] .
-jc:ToolTouchShape a sh:NodeShape ;
-  sh:property [ sh:path jc:toolId ; sh:minCount 1 ; sh:maxCount 1 ; sh:datatype xsd:string ] ;
-  sh:property [ sh:path jc:joulesUj ; sh:minCount 1 ; sh:maxCount 1 ; sh:datatype xsd:integer ; sh:minInclusive 0 ] ;
-  sh:property [ sh:path jc:energyProvenance ; sh:minCount 1 ; sh:maxCount 1 ; sh:in ( jc:HwShunt jc:ModelBased jc:Estimator ) ] .
-jc:ToolCallShape a sh:NodeShape ; sh:targetClass jc:ToolCall ;
-  sh:property [ sh:path jc:touch ; sh:minCount 1 ; sh:node jc:ToolTouchShape ] .
-`;
-
-/** An inline context: field names to jc: IRIs, with the typed ranges the shapes check. */
-const CONTEXT = {
-  jc: JC,
-  xsd: XSD,
-  source: { '@id': 'jc:source', '@type': '@id' },
-  content_hash: { '@id': 'jc:contentHash' },
-  trust_tier: { '@id': 'jc:trustTier', '@type': 'xsd:integer' },
-  touch: { '@id': 'jc:touch' },
-  tool_id: { '@id': 'jc:toolId' },
-  joules_uj: { '@id': 'jc:joulesUj', '@type': 'xsd:integer' },
-  energy_provenance: { '@id': 'jc:energyProvenance', '@type': '@vocab' },
-  HwShunt: 'jc:HwShunt',
-  ModelBased: 'jc:ModelBased',
-  Estimator: 'jc:Estimator',
-};
 
 const claim = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
-  '@context': CONTEXT,
+  '@context': CLAIM_CONTEXT,
   '@type': 'jc:ClaimProvenance',
   source: 'https://en.wikipedia.org/wiki/Gemma_(model)',
   content_hash: 'ab'.repeat(32),
   trust_tier: 9,
   ...over,
 });
-const toolCall = (touch: Record<string, unknown>): Record<string, unknown> => ({ '@context': CONTEXT, '@type': 'jc:ToolCall', touch });
+const toolCall = (touch: Record<string, unknown>): Record<string, unknown> => ({ '@context': CLAIM_CONTEXT, '@type': 'jc:ToolCall', touch });
 
 async function newTool(): Promise<string> {
   return (await implementation()._call('shapes.tool', {})).get('tool') as string;
@@ -66,7 +33,7 @@ async function sentTo(tool: string): Promise<unknown[]> {
   return ((await implementation()._call('shapes.calls', { tool })).get('inputs') as string[]).map((t) => JSON.parse(t));
 }
 function call(tool: string, input: Record<string, unknown>): Promise<unknown> {
-  return implementation()._call('shapes.call', { tool, shapes_ttl: SHAPES, input_json: JSON.stringify(input) });
+  return implementation()._call('shapes.call', { tool, shapes_ttl: CLAIM_SHAPES_TTL, input_json: JSON.stringify(input) });
 }
 
 /** A conforming input reaches the tool, exactly as given. */

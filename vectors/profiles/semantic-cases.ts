@@ -14,6 +14,7 @@ import { toHex } from '../../impl/bytes.ts';
 import { deriveSeed, keyPairFromSeed } from '../../impl/identity/ed25519.ts';
 import type { Case } from '../cases.ts';
 import type { Json, JsonObject } from '../model.ts';
+import { CLAIM_CONTEXT, CLAIM_SHAPES_TTL, JC, XSD } from '../../harness/shapes-fixture.ts';
 
 const P = 'profiles' as const;
 const exactly = (e: JsonObject, result: 'valid' | 'invalid' = 'valid') => ({ exactly: e, result });
@@ -162,7 +163,6 @@ function mcpSessionCases(): Case[] {
 
 const NOT_IN_CORE = 'jouleclaw/13#context-not-in-signed-core';
 const CONTEXT_URL = 'https://jouleclaw.transaction.science/vocab/v1.jsonld';
-const JC = 'https://jouleclaw.transaction.science/vocab/v1#';
 const INLINE: JsonObject = { jc: JC, tier: 'jc:tier', energy_provenance: { '@id': 'jc:energyProvenance', '@type': '@vocab' } };
 
 type Tool = { tool_id: string; joules_uj: number; energy_provenance: string };
@@ -235,42 +235,10 @@ function vocabCases(): Case[] {
 // ---- jouleclaw:P-SHAPES -------------------------------------------------------------------------------------------
 
 const NOT_SENT = 'jouleclaw/15#invalid-input-not-sent';
-const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
-/** SHACL Core shapes over §4's ClaimProvenance and §2's ToolTouch, using §15's constraints (the conformance test's). */
-const SHAPES = `@prefix sh: <http://www.w3.org/ns/shacl#> .
-@prefix xsd: <${XSD}> .
-@prefix jc: <${JC}> .
-jc:ClaimProvenanceShape a sh:NodeShape ; sh:targetClass jc:ClaimProvenance ;
-  sh:property [ sh:path jc:source ; sh:minCount 1 ; sh:maxCount 1 ; sh:nodeKind sh:IRI ] ;
-  sh:property [ sh:path jc:contentHash ; sh:minCount 1 ; sh:maxCount 1 ; sh:datatype xsd:string ; sh:pattern "^[0-9a-f]{64}$" ] ;
-  sh:property [ sh:path jc:trustTier ; sh:minCount 1 ; sh:maxCount 1 ; sh:datatype xsd:integer ; sh:minInclusive 0 ; sh:maxInclusive 10 ] .
-jc:ToolTouchShape a sh:NodeShape ;
-  sh:property [ sh:path jc:toolId ; sh:minCount 1 ; sh:maxCount 1 ; sh:datatype xsd:string ] ;
-  sh:property [ sh:path jc:joulesUj ; sh:minCount 1 ; sh:maxCount 1 ; sh:datatype xsd:integer ; sh:minInclusive 0 ] ;
-  sh:property [ sh:path jc:energyProvenance ; sh:minCount 1 ; sh:maxCount 1 ; sh:in ( jc:HwShunt jc:ModelBased jc:Estimator ) ] .
-jc:ToolCallShape a sh:NodeShape ; sh:targetClass jc:ToolCall ;
-  sh:property [ sh:path jc:touch ; sh:minCount 1 ; sh:node jc:ToolTouchShape ] .
-`;
-
-/** An inline context: field names to jc: IRIs, with the typed ranges the shapes check (no vocabulary file needed). */
-const CONTEXT: JsonObject = {
-  jc: JC,
-  xsd: XSD,
-  source: { '@id': 'jc:source', '@type': '@id' },
-  content_hash: { '@id': 'jc:contentHash' },
-  trust_tier: { '@id': 'jc:trustTier', '@type': 'xsd:integer' },
-  touch: { '@id': 'jc:touch' },
-  tool_id: { '@id': 'jc:toolId' },
-  joules_uj: { '@id': 'jc:joulesUj', '@type': 'xsd:integer' },
-  energy_provenance: { '@id': 'jc:energyProvenance', '@type': '@vocab' },
-  HwShunt: 'jc:HwShunt',
-  ModelBased: 'jc:ModelBased',
-  Estimator: 'jc:Estimator',
-};
 
 const claim = (over: JsonObject = {}, drop: string[] = []): JsonObject => {
-  const c: JsonObject = { '@context': CONTEXT, '@type': 'jc:ClaimProvenance', source: 'https://en.wikipedia.org/wiki/Gemma_(model)', content_hash: 'ab'.repeat(32), trust_tier: 9, ...over };
+  const c: JsonObject = { '@context': CLAIM_CONTEXT, '@type': 'jc:ClaimProvenance', source: 'https://en.wikipedia.org/wiki/Gemma_(model)', content_hash: 'ab'.repeat(32), trust_tier: 9, ...over };
   for (const k of drop) delete c[k];
   return c;
 };
@@ -279,7 +247,7 @@ const touch = (over: JsonObject = {}, drop: string[] = []): JsonObject => {
   for (const k of drop) delete t[k];
   return t;
 };
-const toolCall = (t: Json): JsonObject => ({ '@context': CONTEXT, '@type': 'jc:ToolCall', touch: t });
+const toolCall = (t: Json): JsonObject => ({ '@context': CLAIM_CONTEXT, '@type': 'jc:ToolCall', touch: t });
 /** The claim shape's constraints on two fields, for drawn-like claims: trust_tier an integer in 0..10, content_hash 64 lower-case hex digits. */
 const claimConforms = (trust: number, hash: string): boolean => Number.isInteger(trust) && trust >= 0 && trust <= 10 && /^[0-9a-f]{64}$/.test(hash);
 
@@ -295,7 +263,7 @@ function shapesCases(): Case[] {
       comment,
       flags: refused ? ['ShapeViolation', 'SuiteErrorCode'] : ['ShapeConforms'],
       clauses: [NOT_SENT],
-      inputs: { shapes_ttl: SHAPES, inputs: docs.map(([d]) => d) },
+      inputs: { shapes_ttl: CLAIM_SHAPES_TTL, inputs: docs.map(([d]) => d) },
       intent: exactly({ calls: docs.map(([, ok]) => (ok ? { accepted: true } : { error: 'ERR_SHAPE_VIOLATION' })), received: docs.filter(([, ok]) => ok).map(([d]) => d) }, refused ? 'invalid' : 'valid'),
     });
   };
@@ -325,7 +293,7 @@ function shapesCases(): Case[] {
   bad('shapes-node-min-count', 'a touch without tool_id (sh:minCount, through sh:node)', toolCall(touch({}, ['tool_id'])), okCall);
   bad('shapes-node-min-inclusive', 'a touch of joules_uj -1 (sh:minInclusive 0, through sh:node)', toolCall(touch({ joules_uj: -1 })), okCall);
   bad('shapes-node-every-value', 'a tool call of two touches, the second with two tool_ids (sh:node holds for every value; sh:maxCount)', toolCall([touch(), touch({ tool_id: ['model:x', 'model:y'] })]), okCall);
-  bad('shapes-missing-touch', 'a tool call with no touch at all (sh:minCount 1 on jc:touch)', { '@context': CONTEXT, '@type': 'jc:ToolCall' }, okCall);
+  bad('shapes-missing-touch', 'a tool call with no touch at all (sh:minCount 1 on jc:touch)', { '@context': CLAIM_CONTEXT, '@type': 'jc:ToolCall' }, okCall);
   // the property test's kind of run: claims mixed, exactly the conforming ones reach the tool, in order
   const drawn: [number, string][] = [
     [3, 'c'.repeat(64)],
