@@ -44,6 +44,8 @@ export class JouleMcpStreamTransport implements Transport {
   #receiveEncoding: McpEncoding = 'json-rpc';
   /** Whether this side advertised, once the initialize it sent (client) or the result it sent (server) showed it. */
   #ownAdvert: boolean | undefined;
+  /** What the client advertised in initialize, as the server read it. */
+  #peerAdvert: boolean | undefined;
   /** The id of the initialize request, while its result is awaited. */
   #initializeId: string | number | undefined;
   #buffer = new Uint8Array(0);
@@ -96,9 +98,6 @@ export class JouleMcpStreamTransport implements Transport {
     this.#out.end();
     this.onclose?.();
   }
-
-  /** What the client advertised in initialize, as the server read it. */
-  #peerAdvert: boolean | undefined;
 
   #settle(encoding: McpEncoding): void {
     this.#sendEncoding = encoding;
