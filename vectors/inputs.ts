@@ -1,5 +1,6 @@
-// The readers of a vector's JSON inputs, shared by vectors/execute.ts and vectors/jc-execute.ts: each returns the value
-// in the form the Implementation client takes, or throws naming the input that is not what a pack must hold.
+// The readers of a vector's JSON inputs, shared by the executors (vectors/execute.ts, jc-execute.ts, p-execute.ts and
+// the groups of vectors/profiles/): each returns the value in the form the Implementation client takes, or throws naming
+// the input that is not what a pack must hold; and `text`, the reader of an answer the implementation gave as text.
 import { fromHex } from '../impl/bytes.ts';
 import type { Json, JsonObject } from './model.ts';
 
@@ -26,5 +27,10 @@ export const obj = (v: Json | undefined, what: string): JsonObject => {
 /** A JSON array. */
 export const arr = (v: Json | undefined, what: string): Json[] => {
   if (!Array.isArray(v)) throw new Error(`vector input ${what} must be an array`);
+  return v;
+};
+/** An answer the implementation gave, which must be text. */
+export const text = (v: unknown, what: string): string => {
+  if (typeof v !== 'string') throw new Error(`the implementation answered ${what} that is not text`);
   return v;
 };

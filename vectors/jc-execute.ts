@@ -83,7 +83,15 @@ interface HandoffIn {
   procedures_followed?: string[];
 }
 
-function handoffIn(v: Json | undefined, what: string): HandoffIn {
+/** A run's nodes as a pack writes them (jouleclaw §17.3: each with its replay, `never` when absent). */
+export const nodesIn = (v: Json | undefined): { node_id: string; replay?: 'safe' | 'never' }[] =>
+  arr(v, 'nodes').map((n, i) => {
+    const o = obj(n, `nodes[${i}]`);
+    return { node_id: str(o['node_id'], 'node_id'), ...(o['replay'] !== undefined ? { replay: str(o['replay'], 'replay') as 'safe' | 'never' } : {}) };
+  });
+
+/** A handoff as a pack writes it (jouleclaw §17.1), as jc.run.handoff takes it. */
+export function handoffIn(v: Json | undefined, what: string): HandoffIn {
   const h = obj(v, what);
   const list = (k: string) => (h[k] === undefined ? {} : { [k]: arr(h[k], `${what}.${k}`).map((x) => str(x, `${what}.${k}[]`)) });
   return {
@@ -107,11 +115,7 @@ function handoffIn(v: Json | undefined, what: string): HandoffIn {
  * after a restart, `recover` with the observed energy, and the reopened run's state.
  */
 async function journalScript(impl: Implementation, inp: JsonObject): Promise<JsonObject> {
-  const nodes = arr(inp['nodes'], 'nodes').map((n, i) => {
-    const o = obj(n, `nodes[${i}]`);
-    return { node_id: str(o['node_id'], 'node_id'), ...(o['replay'] !== undefined ? { replay: str(o['replay'], 'replay') as 'safe' | 'never' } : {}) };
-  });
-  const run = await impl.jcStartRun(str(inp['run_id'], 'run_id'), nodes);
+  const run = await impl.jcStartRun(str(inp['run_id'], 'run_id'), nodesIn(inp['nodes']));
   const ops: Json[] = [];
   for (const [i, o] of arr(inp['ops'], 'ops').entries()) {
     const op = obj(o, `ops[${i}]`);

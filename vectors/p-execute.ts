@@ -9,8 +9,9 @@
 import { parse } from 'yaml';
 import { TesteeError, type Implementation } from '../harness/implementation.ts';
 import type { GroupType, Json, JsonObject } from './model.ts';
-import { arr, hex, obj, str, uint } from './inputs.ts';
+import { arr, hex, obj, str, text, uint } from './inputs.ts';
 import { refusal } from './jc-execute.ts';
+import { keepExpected } from './profiles/group.ts';
 import { groupOf } from './profiles/groups.ts';
 
 /** jouleclaw §19.2's four check kinds: any other kind is one the consumer must treat as unknown. */
@@ -19,10 +20,6 @@ const KNOWN_CHECK_KINDS: ReadonlySet<string> = new Set(['status', 'status_matche
 const SKILL_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
 
-const text = (v: unknown, what: string): string => {
-  if (typeof v !== 'string') throw new Error(`the implementation answered ${what} that is not text`);
-  return v;
-};
 
 /**
  * value.check (jouleclaw §19.2): per check, `passed`; for a check of a kind outside §19.2's four, also whether its
@@ -123,7 +120,7 @@ export async function executeProfile(impl: Implementation, type: GroupType, inp:
     default:
     {
       const g = groupOf(type);
-      return g ? refusal(() => g.execute(impl, type, inp)) : undefined;
+      return g ? refusal(() => g.run[type]!(impl, inp)) : undefined;
     }
   }
 }
@@ -135,7 +132,7 @@ export async function executeProfile(impl: Implementation, type: GroupType, inp:
  */
 export function trimProfile(type: GroupType, observed: JsonObject, expected: JsonObject): JsonObject {
   const g = groupOf(type);
-  if (g) return g.trim && !('error' in observed) ? g.trim(type, observed, expected) : observed;
+  if (g) return g.open?.includes(type) ? (keepExpected(observed, expected) as JsonObject) : observed;
   const drop = type === 'SkillEmit' ? 'emitted' : type === 'CascadeRun' ? 'invoked' : undefined;
   if (drop === undefined || 'error' in observed || drop in expected) return observed;
   const { [drop]: _, ...rest } = observed;

@@ -2,7 +2,7 @@
 // the continuation relay it drives.
 import type { CborMap } from '../../impl/cbor/index.ts';
 import type { DecideFields, DecisionResult, FrameFields, Implementation, LabelFields } from '../implementation.ts';
-import { decisionResult, labelArg, omitUndef, plain, plainFrame } from './values.ts';
+import { decisionResult, labelArg, omitUndef, plain, plainFrame, requestArgs } from './values.ts';
 
 /** What point.replay answered. */
 export interface ReplayResult {
@@ -51,12 +51,7 @@ export class Relay {
   async first(d: DecideFields): Promise<RelayedResult> {
     const r = await this.impl._call('continuation.first', {
       relay: this.id,
-      frame: omitUndef({ ...d.frame }),
-      chain: [...d.chain],
-      caller: d.caller,
-      cost: omitUndef({ ...d.cost }),
-      now_s: d.now_s,
-      label: labelArg(d.label),
+      ...requestArgs(d),
     });
     return relayedResult(r);
   }
@@ -68,12 +63,7 @@ export class Relay {
       relay: this.id,
       handle: x.handle,
       sent_hash: x.sent_hash,
-      frame: omitUndef({ ...x.frame }),
-      chain: [...x.chain],
-      caller: x.caller,
-      cost: omitUndef({ ...x.cost }),
-      now_s: x.now_s,
-      label: labelArg(x.label),
+      ...requestArgs(x),
     });
     return relayedResult(r);
   }

@@ -18,18 +18,14 @@ export function plain(v: CborValue): unknown {
 export const omitUndef = (o: Record<string, unknown>): Record<string, CborInput> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Record<string, CborInput>;
 
-/** jcp §4.8 / §4.10: a decision's arguments, its optional fields (money, the flow label) left out when absent; shared by point.decide and point.authorize. */
+/** A decision request's fields as an operation takes them: the frame, chain, caller, cost, clock and (jcp §4.10) the flow label, absent fields left out. */
+export function requestArgs(d: Pick<DecideFields, 'frame' | 'chain' | 'caller' | 'cost' | 'now_s' | 'label'>): Record<string, unknown> {
+  return { frame: omitUndef({ ...d.frame }), chain: [...d.chain], caller: d.caller, cost: omitUndef({ ...d.cost }), now_s: d.now_s, label: labelArg(d.label) };
+}
+
+/** jcp §4.8 / §4.10: a decision's arguments at `point`, with its money cost where priced; shared by point.decide and point.authorize. */
 export function decideArgs(point: string, d: DecideFields): Record<string, unknown> {
-  return {
-    point,
-    frame: omitUndef({ ...d.frame }),
-    chain: [...d.chain],
-    caller: d.caller,
-    cost: omitUndef({ ...d.cost }),
-    now_s: d.now_s,
-    cost_funds: d.cost_funds === undefined ? undefined : { ...d.cost_funds },
-    label: labelArg(d.label),
-  };
+  return { point, ...requestArgs(d), cost_funds: d.cost_funds === undefined ? undefined : { ...d.cost_funds } };
 }
 
 /** A decision as answered: its verdict, deny reason and receipt. */

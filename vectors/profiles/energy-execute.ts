@@ -21,6 +21,7 @@ import { TesteeError } from '../../harness/implementation.ts';
 import { arr, hex, obj, str, uint } from '../inputs.ts';
 import type { Json, JsonObject } from '../model.ts';
 import type { ENERGY_PROFILE_TYPES } from './energy-kinds.ts';
+import type { KindExecutor } from './group.ts';
 
 type Kind = (typeof ENERGY_PROFILE_TYPES)[number];
 
@@ -296,43 +297,16 @@ async function procSelf(impl: Implementation, inp: JsonObject): Promise<JsonObje
   return { hardware_graded: f['hardware_graded']!, gpu_figure: r.get('gpu_uj') !== undefined, rail_split: split };
 }
 
-/** Runs one vector of the energy group. */
-export async function executeEnergy(impl: Implementation, type: Kind, inp: JsonObject): Promise<JsonObject> {
-  switch (type) {
-    case 'SenseEnergyMeter':
-      return senseMeter(impl, inp);
-    case 'EnergyFigureMake':
-      return figureMake(impl, inp);
-    case 'SenseObserverReplay':
-      return observerReplay(impl, inp);
-    case 'SenseAnswerEnergy':
-      return answerEnergy(impl, inp);
-    case 'EnergyLiveness':
-      return liveness(impl, inp);
-    case 'JcEnergyLadder':
-      return ladder(impl, inp);
-    case 'JcEnergyPlausibility':
-      return plausibility(impl, inp);
-    case 'JcEnergyFloors':
-      return floors(impl, inp);
-    case 'JcEnergyBreaker':
-      return breaker(impl, inp);
-    case 'JcEnergyProcSelf':
-      return procSelf(impl, inp);
-  }
-}
-
-/**
- * What a vector of this group leaves open, dropped from the answer: each kind answers a fixed set of facts, and a
- * vector's expected leaves out the facts the spec does not decide for its input (whether a live counter is graded
- * HwShunt, "MAY"; whether a meter reads a counter at all; the floors of a counter §1.3 states only as "~"). Members
- * of an object the expected does not hold are dropped, element by element in arrays.
- */
-export function trimEnergy(observed: Json, expected: Json): Json {
-  if (Array.isArray(observed) && Array.isArray(expected)) return observed.map((o, i) => (i < expected.length ? trimEnergy(o, expected[i]!) : o));
-  if (observed !== null && typeof observed === 'object' && !Array.isArray(observed) && expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
-    if ('error' in observed) return observed;
-    return Object.fromEntries(Object.entries(observed).filter(([k]) => k in expected).map(([k, v]) => [k, trimEnergy(v, expected[k]!)]));
-  }
-  return observed;
-}
+/** Each kind's executor (vectors/p-execute.ts turns a refusal into { error: code }). */
+export const ENERGY_RUN: Readonly<Record<Kind, KindExecutor>> = {
+  SenseEnergyMeter: senseMeter,
+  EnergyFigureMake: figureMake,
+  SenseObserverReplay: observerReplay,
+  SenseAnswerEnergy: answerEnergy,
+  EnergyLiveness: liveness,
+  JcEnergyLadder: ladder,
+  JcEnergyPlausibility: plausibility,
+  JcEnergyFloors: floors,
+  JcEnergyBreaker: breaker,
+  JcEnergyProcSelf: procSelf,
+};

@@ -4,7 +4,7 @@
 // executor that runs one vector through the profiles' testee operations and reports only what its clauses decide.
 import type { Implementation } from '../../harness/implementation.ts';
 import type { Case } from '../cases.ts';
-import type { FlagNote, JsonObject } from '../model.ts';
+import type { FlagNote, Json, JsonObject } from '../model.ts';
 import type { S } from '../schema-parts.ts';
 
 export interface ProfileVectorGroup<K extends string = string> {
@@ -18,8 +18,24 @@ export interface ProfileVectorGroup<K extends string = string> {
   readonly flags: Readonly<Record<string, FlagNote>>;
   /** Its named cases, in a stable order (a case's name is its identity in vectors/tcids.json). */
   cases(): Case[];
-  /** Runs one vector of one of its kinds; refusals are `{ error: code }`. */
-  execute(impl: Implementation, type: K, inp: JsonObject): Promise<JsonObject>;
-  /** What a vector of `type` leaves open, dropped from the observed answer where `expected` leaves it out. */
-  trim?(type: K, observed: JsonObject, expected: JsonObject): JsonObject;
+  /** Each kind's executor. */
+  readonly run: Readonly<Record<K, KindExecutor>>;
+  /**
+   * The kinds whose vectors may leave members of the answer out where the spec permits several answers: the observed
+   * answer is cut to the members the expected one holds ({@link keepExpected}) before the two are compared.
+   */
+  readonly open?: readonly K[];
+}
+
+/** Runs one vector of a kind through the profiles' operations; a refusal (TesteeError) becomes `{ error: code }` in vectors/p-execute.ts. */
+export type KindExecutor = (impl: Implementation, inp: JsonObject) => Promise<JsonObject>;
+
+/** `observed` cut to the members `expected` holds, object by object and element by element; a refusal is kept whole. */
+export function keepExpected(observed: Json, expected: Json): Json {
+  if (Array.isArray(observed) && Array.isArray(expected)) return observed.map((o, i) => (i < expected.length ? keepExpected(o, expected[i]!) : o));
+  if (observed !== null && typeof observed === 'object' && !Array.isArray(observed) && expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
+    if ('error' in observed) return observed;
+    return Object.fromEntries(Object.entries(observed).filter(([k]) => k in expected).map(([k, v]) => [k, keepExpected(v, expected[k]!)]));
+  }
+  return observed;
 }

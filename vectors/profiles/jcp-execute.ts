@@ -22,17 +22,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UnimplementedError, type DecideFields, type Implementation, type Minted, type Point, type DurablePointHandle } from '../../harness/implementation.ts';
 import { refusal } from '../jc-execute.ts';
-import { arr, hex, obj, str, uint } from '../inputs.ts';
+import { arr, hex, obj, str, text, uint } from '../inputs.ts';
 import type { Json, JsonObject } from '../model.ts';
 import type { JCP_PROFILE_TYPES } from './jcp-kinds.ts';
+import type { KindExecutor } from './group.ts';
 
 type Kind = (typeof JCP_PROFILE_TYPES)[number];
 
 const optUint = (v: unknown): bigint | undefined => (v === undefined ? undefined : BigInt(v as bigint | number));
-const text = (v: unknown, what: string): string => {
-  if (typeof v !== 'string') throw new Error(`the implementation answered ${what} that is not text`);
-  return v;
-};
 /** A refusal's code, or undefined when `f` answered. */
 async function refused(f: () => Promise<unknown>): Promise<string | undefined> {
   const r = await refusal(async () => {
@@ -320,28 +317,16 @@ async function tracePhysicalBound(impl: Implementation, inp: JsonObject): Promis
   return { finding: await impl.energyPhysicalBound(uint(inp['energy_uj'], 'energy_uj'), uint(inp['duration_ns'], 'duration_ns'), uint(inp['floor_mw'], 'floor_mw'), uint(inp['ceiling_mw'], 'ceiling_mw')) };
 }
 
-/** Runs one vector of the jcp group; refusals are `{ error: code }` (p-execute.ts wraps this in `refusal`). */
-export async function executeJcp(impl: Implementation, type: Kind, inp: JsonObject): Promise<JsonObject> {
-  switch (type) {
-    case 'PropagationAudit':
-      return propagationAudit(impl, inp);
-    case 'PropagationPath':
-      return propagationPath(impl, inp);
-    case 'DynamismWindows':
-      return dynamismWindows(impl, inp);
-    case 'DynamismUndeclared':
-      return dynamismUndeclared(impl, inp);
-    case 'DynamismCauses':
-      return dynamismCauses(impl, inp);
-    case 'DynamismShape':
-      return dynamismShape(impl, inp);
-    case 'InflightScript':
-      return inflightScript(impl, inp);
-    case 'TraceUnjudgeable':
-      return traceUnjudgeable(impl, inp);
-    case 'TraceFloorBasis':
-      return traceFloorBasis(impl, inp);
-    case 'TracePhysicalBound':
-      return tracePhysicalBound(impl, inp);
-  }
-}
+/** Each kind's executor (vectors/p-execute.ts turns a refusal into { error: code }). */
+export const JCP_RUN: Readonly<Record<Kind, KindExecutor>> = {
+  PropagationAudit: propagationAudit,
+  PropagationPath: propagationPath,
+  DynamismWindows: dynamismWindows,
+  DynamismUndeclared: dynamismUndeclared,
+  DynamismCauses: dynamismCauses,
+  DynamismShape: dynamismShape,
+  InflightScript: inflightScript,
+  TraceUnjudgeable: traceUnjudgeable,
+  TraceFloorBasis: traceFloorBasis,
+  TracePhysicalBound: tracePhysicalBound,
+};

@@ -5,7 +5,7 @@
 import type { ProfileVectorGroup } from './group.ts';
 import { JCP_PROFILE_TYPES } from './jcp-kinds.ts';
 import { jcpCases } from './jcp-cases.ts';
-import { executeJcp } from './jcp-execute.ts';
+import { JCP_RUN } from './jcp-execute.ts';
 import { CID, DID, ERROR, HEX, SEED, UINT, obj, type S } from '../schema-parts.ts';
 
 type Kind = (typeof JCP_PROFILE_TYPES)[number];
@@ -163,5 +163,5 @@ export const jcpGroup: ProfileVectorGroup<Kind> = {
     },
   },
   cases: jcpCases,
-  execute: executeJcp,
+  run: JCP_RUN,
 };

@@ -17,28 +17,20 @@
 // Refusals of the whole vector are `{ error: code }` (the dispatch in vectors/p-execute.ts wraps each call).
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
 import { TesteeError, type DecideFields, type Implementation } from '../../harness/implementation.ts';
+import { handoffIn, nodesIn, refusal } from '../jc-execute.ts';
+import type { KindExecutor } from './group.ts';
+import type { RUNTIME_PROFILE_TYPES } from './runtime-kinds.ts';
 import { toHex } from '../../impl/bytes.ts';
 import { decodeCanonical, type CborValue } from '../../impl/cbor/index.ts';
 import type { Json, JsonObject } from '../model.ts';
-import { arr, hex, obj, str, uint } from '../inputs.ts';
+import { arr, hex, obj, str, text, uint } from '../inputs.ts';
 
-const text = (v: unknown, what: string): string => {
-  if (typeof v !== 'string') throw new Error(`the implementation answered ${what} that is not text`);
-  return v;
-};
+type Kind = (typeof RUNTIME_PROFILE_TYPES)[number];
+
 /** A member of a decoded map or a plain object. */
 const field = (m: unknown, k: string): unknown => (m instanceof Map ? m.get(k) : m !== null && typeof m === 'object' && !Array.isArray(m) ? (m as Record<string, unknown>)[k] : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : undefined);
 const small = (v: Json | undefined, what: string): number => Number(uint(v, what));
-/** An outcome, or whether a refusal came instead (its code is the suite's, the refusal is the behaviour). */
-async function tried(f: () => Promise<JsonObject>): Promise<JsonObject> {
-  try {
-    return await f();
-  } catch (e) {
-    if (e instanceof TesteeError) return { error: e.code };
-    throw e;
-  }
-}
 
 // ---- jouleclaw:P-CLAIMS (§1.2, §4) ------------------------------------------------------------------------------
 
@@ -211,29 +203,6 @@ function handoffJson(h: unknown): JsonObject {
   return out;
 }
 
-function handoffIn(v: Json | undefined): Parameters<Awaited<ReturnType<Implementation['jcStartRun']>>['handoff']>[0] {
-  const h = obj(v, 'handoff');
-  const list = (k: string) => (h[k] === undefined ? {} : { [k]: arr(h[k], `handoff.${k}`).map((x) => str(x, `handoff.${k}[]`)) });
-  return {
-    worker: str(h['worker'], 'handoff.worker'),
-    closed_at: uint(h['closed_at'], 'handoff.closed_at'),
-    ...(h['node_id'] !== undefined ? { node_id: str(h['node_id'], 'handoff.node_id') } : {}),
-    ...(h['feature_id'] !== undefined ? { feature_id: str(h['feature_id'], 'handoff.feature_id') } : {}),
-    ...list('completed'),
-    ...list('undone'),
-    ...list('issues_found'),
-    ...list('procedures_followed'),
-    ...(h['commands'] !== undefined ? { commands: arr(h['commands'], 'handoff.commands').map((c, i) => ({ argv: arr(obj(c, `commands[${i}]`)['argv'], 'argv').map((a) => str(a, 'argv[]')), exit_code: uint(obj(c, `commands[${i}]`)['exit_code'], 'exit_code') })) } : {}),
-  };
-}
-
-const nodesIn = (v: Json | undefined): { node_id: string; replay?: 'safe' | 'never' }[] =>
-  arr(v, 'nodes').map((x, i) => {
-    const n = obj(x, `nodes[${i}]`);
-    const replay = n['replay'] === undefined ? undefined : str(n['replay'], 'replay');
-    return { node_id: str(n['node_id'], 'node_id'), ...(replay === 'safe' || replay === 'never' ? { replay } : {}) };
-  });
-
 /**
  * A fresh run `run_id` over `nodes`, the handoff recorded (jc.run.handoff); then, from the run's journal (the suite's
  * entry bytes, harness/protocol/testee.cddl), the event that holds the handoff (whatever else the producer journals
@@ -241,7 +210,7 @@ const nodesIn = (v: Json | undefined): { node_id: string; replay?: 'safe' | 'nev
  */
 async function handoffRecord(impl: Implementation, inp: JsonObject): Promise<JsonObject> {
   const run = await impl.jcStartRun(str(inp['run_id'], 'run_id'), nodesIn(inp['nodes']));
-  await run.handoff(handoffIn(inp['handoff']));
+  await run.handoff(handoffIn(inp['handoff'], 'handoff'));
   const events = (await run.state()).entries.map((e) => field(decodeCanonical(e) as CborValue, 'event'));
   const ev = events.filter((e) => field(e, 'handoff') !== undefined).at(-1);
   if (ev === undefined) return { event: 'none' };
@@ -265,7 +234,7 @@ async function runDispatch(impl: Implementation, inp: JsonObject): Promise<JsonO
   for (const [i, x] of arr(inp['ops'], 'ops').entries()) {
     const op = obj(x, `ops[${i}]`);
     ops.push(
-      await tried(async () => {
+      await refusal(async () => {
         if (op['dispatch'] !== undefined) await run.dispatch(str(op['dispatch'], 'dispatch'));
         else if (op['complete'] !== undefined) await run.complete(str(op['complete'], 'complete'), uint(op['energy_uj'], 'energy_uj'));
         else if (op['restart'] !== undefined) {
@@ -281,38 +250,15 @@ async function runDispatch(impl: Implementation, inp: JsonObject): Promise<JsonO
   return { ops, in_flight: [...(await run.state()).in_flight].sort() };
 }
 
-/** Runs one vector of a runtime-group kind. */
-export async function executeRuntime(impl: Implementation, type: string, inp: JsonObject): Promise<JsonObject> {
-  switch (type) {
-    case 'ClaimsResolve':
-      return claimsResolve(impl, inp);
-    case 'OrchestratorRun':
-      return orchestratorRun(impl, inp);
-    case 'LoggedDecide':
-      return loggedDecide(impl, inp);
-    case 'WorkspaceVerify':
-      return workspaceVerify(impl, inp);
-    case 'SidecarVector':
-      return sidecarVector(impl, inp);
-    case 'ReceiptTier':
-      return receiptTier(impl, inp);
-    case 'HandoffRecord':
-      return handoffRecord(impl, inp);
-    case 'HandoffConsume':
-      return handoffConsume(impl, inp);
-    case 'RunDispatch':
-      return runDispatch(impl, inp);
-    default:
-      throw new Error(`no executor for ${type}`);
-  }
-}
-
-/**
- * What a ClaimsResolve vector leaves open: where a source closes the query but none meets both of §1.2's conditions,
- * the testee may resolve by retrieval or by the model, so the expected answer leaves out the resolution and what
- * follows from it, and the observed answer is cut to the members the expected one holds.
- */
-export function trimRuntime(type: string, observed: JsonObject, expected: JsonObject): JsonObject {
-  if (type !== 'ClaimsResolve') return observed;
-  return Object.fromEntries(Object.entries(observed).filter(([k]) => k in expected));
-}
+/** Each kind's executor (vectors/p-execute.ts turns a refusal into { error: code }). */
+export const RUNTIME_RUN: Readonly<Record<Kind, KindExecutor>> = {
+  ClaimsResolve: claimsResolve,
+  OrchestratorRun: orchestratorRun,
+  LoggedDecide: loggedDecide,
+  WorkspaceVerify: workspaceVerify,
+  SidecarVector: sidecarVector,
+  ReceiptTier: receiptTier,
+  HandoffRecord: handoffRecord,
+  HandoffConsume: handoffConsume,
+  RunDispatch: runDispatch,
+};

@@ -1,27 +1,18 @@
 // `tsx vectors/profiles/try.ts <group> [--testee '<command>']` — runs one group of vectors/profiles/ on its own,
-// without writing any pack: each case through the in-process reference, held to its declared outcome as vectors:gen
-// holds it (a case the reference does not meet is reported, never published), its inputs and expected answer checked
-// against the kind's JSON Schema and its flags and clauses looked up; then, with --testee, every vector replayed
-// against that testee (the bundled independent implementation, say) as the conformance replay would, behaviour
-// differences shown. Exit 0 when all holds, 1 when anything does not, 2 on a bad command line.
+// without writing any pack: each case as vectors:gen publishes it (vectors/gen.ts vectorOf: clause ids and flags looked
+// up, run through the in-process reference and held to its declared outcome — a case the reference does not meet is
+// reported, never published), its inputs and expected answer checked against the kind's JSON Schema; then, with
+// --testee, every vector replayed against that testee (the bundled independent implementation, say) as the conformance
+// replay would, behaviour differences shown. Exit 0 when all holds, 1 when anything does not, 2 on a bad command line.
 import { parseArgs } from 'node:util';
 import { Implementation } from '../../harness/implementation.ts';
 import { inProcessTransport } from '../../harness/drivers/in-process.ts';
 import { testeeTransport } from '../../harness/drivers/testee.ts';
-import { findClause } from '../../spec-map/index.ts';
-import { execute, trimToExpected } from '../execute.ts';
-import { checkIntent } from '../gen.ts';
+import { vectorOf } from '../gen.ts';
 import { validateJson } from '../json-schema.ts';
-import type { GroupType, JsonObject, VectorTest } from '../model.ts';
-import { FLAG_NOTES } from '../notes.ts';
+import type { GroupType, VectorTest } from '../model.ts';
 import { replayVectorGraded } from '../replay.ts';
-import { jcpGroup } from './jcp.ts';
-import { energyGroup } from './energy.ts';
-import { runtimeGroup } from './runtime.ts';
-import { semanticGroup } from './semantic.ts';
-import type { ProfileVectorGroup } from './group.ts';
-
-const GROUPS: Record<string, ProfileVectorGroup> = { jcp: jcpGroup, energy: energyGroup, runtime: runtimeGroup, semantic: semanticGroup };
+import { PROFILE_VECTOR_GROUPS_BY_NAME } from './groups.ts';
 
 async function main(): Promise<number> {
   let args;
@@ -32,9 +23,9 @@ async function main(): Promise<number> {
     return 2;
   }
   const name = args.positionals[0];
-  const group = name === undefined ? undefined : GROUPS[name];
+  const group = name === undefined ? undefined : PROFILE_VECTOR_GROUPS_BY_NAME[name];
   if (!group) {
-    console.error(`try: name a group (${Object.keys(GROUPS).join(', ')})`);
+    console.error(`try: name a group (${Object.keys(PROFILE_VECTOR_GROUPS_BY_NAME).join(', ')})`);
     return 2;
   }
   const problems: string[] = [];
@@ -46,25 +37,20 @@ async function main(): Promise<number> {
     const where = `profiles/${c.name}`;
     if (names.has(c.name)) problems.push(`${where}: the name is used twice`);
     names.add(c.name);
-    if (c.pack !== 'profiles') problems.push(`${where}: pack is ${c.pack}, not profiles`);
     if (!(group.types as readonly string[]).includes(c.type)) problems.push(`${where}: ${c.type} is not a kind of this group`);
-    for (const id of c.clauses) if (!findClause(id)) problems.push(`${where}: unknown clause ${id}`);
-    for (const f of c.flags) if (!FLAG_NOTES[f]) problems.push(`${where}: undefined flag ${f}`);
-    let observed: JsonObject;
+    let test: VectorTest;
     try {
-      observed = await execute(impl, c.type, c.inputs);
-      checkIntent(c, observed);
+      test = await vectorOf(impl, c, tests.length + 1);
     } catch (e) {
       problems.push(`${where}: ${(e as Error).message}`);
       continue;
     }
-    const expected = 'exactly' in c.intent ? trimToExpected(c.type, observed, c.intent.exactly) : observed;
-    const kind = group.kinds[c.type as keyof typeof group.kinds] as { inputs: object; expected: object } | undefined;
+    const kind = (group.kinds as Readonly<Record<string, { inputs: Record<string, unknown>; expected: Record<string, unknown> }>>)[c.type];
     if (kind) {
-      for (const p of validateJson(kind.inputs as Record<string, unknown>, c.inputs)) problems.push(`${where}: inputs: ${p}`);
-      for (const p of validateJson(kind.expected as Record<string, unknown>, expected)) problems.push(`${where}: expected: ${p}`);
+      for (const p of validateJson(kind.inputs, test.inputs)) problems.push(`${where}: inputs: ${p}`);
+      for (const p of validateJson(kind.expected, test.expected)) problems.push(`${where}: expected: ${p}`);
     } else problems.push(`${where}: no schema for ${c.type}`);
-    tests.push({ type: c.type, test: { tcId: tests.length + 1, case: c.name, comment: c.comment, flags: [...c.flags], clauses: [...c.clauses], result: 'valid', inputs: c.inputs, expected } });
+    tests.push({ type: c.type, test });
   }
   await impl.transport.close();
   console.log(`${group.profiles.join(', ')}: ${cases.length} cases through the reference, ${problems.length} problems`);
