@@ -10,7 +10,7 @@
 //   cost ~35 min).
 //   --testee serves builder mutants as testee processes instead (node --import tsx mutation/testees/variant-main.ts
 //   <id>, via JCP_TESTEE), one vitest run per mutant: slower, but through the testee protocol's bytes.
-//   Each mutant first runs the test files that name one of its own clauses, plus the vector replay (the replay half of
+//   Each mutant first runs the test files that name one of its own clauses, plus the vector replay (the packs of
 //   harness/conformance/vectors.test.ts, mutation/vector-replay.ts); a survivor is run again over every file naming a
 //   clause of its class. The control runs every file that asks for a decision. --all-files runs the whole suite.
 //   A mutant is killed by tests that FAIL; tests that crash, time out or error against it are reported apart and never

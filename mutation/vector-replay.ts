@@ -1,7 +1,7 @@
 // The kill matrix's vector-pack column: the published conformance/v1 packs replayed from disk against
-// the implementation under test, one clauseIt per vector naming its clause ids — the replay half of
-// harness/conformance/vectors.test.ts without its freeze half (vectors:check regenerates every pack, which tells
-// nothing about a mutant and would cost the matrix a generator run per mutant). Imported by the matrix's wrapper files.
+// the implementation under test, one clauseIt per vector naming its clause ids, as harness/conformance/vectors.test.ts
+// replays them but with every byte of an answer held to the pack (replayVector): the matrix asks whether the packs
+// catch a mutant, not how a testee's difference is graded. Imported by the matrix's wrapper files.
 import { describe, expect } from 'vitest';
 import { clauseIt } from '../harness/clause.ts';
 import { implementation } from '../harness/driver.ts';
