@@ -5,13 +5,10 @@
 import { describe, expect } from 'vitest';
 import { clauseIt } from '../harness/clause.ts';
 import { implementation } from '../harness/driver.ts';
-import { loadPacks, replayVector } from '../vectors/replay.ts';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { replayVector } from '../vectors/replay.ts';
+import { PACKS } from './packs.ts';
 
-const V1 = join(dirname(fileURLToPath(import.meta.url)), '..', 'vectors', 'conformance', 'v1');
-
-for (const { file, pack } of loadPacks(V1)) {
+for (const { file, pack } of PACKS) {
   describe(`conformance/v1 ${file} (${pack.numberOfTests} vectors)`, () => {
     for (const g of pack.testGroups) {
       for (const t of g.tests) {

@@ -7,11 +7,14 @@
 //     driver (harness/drivers/in-process.ts) mutation/testees/mutant-adapter.ts instead of harness/adapter/reference.ts;
 //     it reads JCP_MUTANT when the driver builds its adapter. No testee subprocess is started.
 //   - A source-patch mutant (mutation/testees/patches.ts): the wrapper imports harness/adapter/reference.ts with the
-//     query ?jcp-mutant=<id>; every relative import below a module carrying that query is resolved with it too (a
-//     separate module instance; impl/errors.ts excepted, so one JcpError class is shared), and the mutant's patches are
-//     applied to that copy only. The suite's own oracle (harness/oracle.ts → impl/) stays the faithful one.
+//     query ?jcp-mutant=<id>; a relative import below a module carrying that query is resolved with it too (a separate
+//     module instance) when the imported module reaches a patched file through its own imports, and the mutant's
+//     patches are applied to that copy only. A module that reaches no patched file is the worker's shared one: its code
+//     is the faithful code either way, and copying it cost a transform and an evaluation per mutant for nothing (most
+//     patches are in modules few others import). impl/errors.ts is always shared, so one JcpError class is. The
+//     suite's own oracle (harness/oracle.ts → impl/) stays the faithful one.
 // The plan ({ workers, dir }) is read from the JSON file named by $JCP_MATRIX_PLAN.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vitest/config';
@@ -34,6 +37,44 @@ const COPY = /\?jcp-mutant=([a-z0-9-]+)$/;
 /** A test file as one wrapper imports it: an instance of its own, whose imports are the worker's shared ones. */
 const WRAPPED = /\?jcp-wrapper=[a-z0-9-]+$/;
 
+const importCache = new Map<string, string[] | 'unknown'>();
+/** The relative imports of a module (static, re-exports and literal dynamic ones), or 'unknown' when one is computed. */
+function importsOf(file: string): string[] | 'unknown' {
+  let deps = importCache.get(file);
+  if (deps === undefined) {
+    const src = readFileSync(file, 'utf8');
+    deps = /\bimport\(\s*[^'"\s]/.test(src)
+      ? 'unknown'
+      : [...src.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => resolve(dirname(file), m[1]!.split('?')[0]!));
+    importCache.set(file, deps);
+  }
+  return deps;
+}
+
+const reachCache = new Map<string, boolean>();
+/**
+ * Whether module `file` is, or imports (directly or further down), a file the mutant `id` patches. Conservative: a
+ * module with a computed dynamic import, or an import that names no file on disk, counts as reaching one.
+ */
+function reachesPatch(file: string, id: string): boolean {
+  const key = `${id}\0${file}`;
+  let r = reachCache.get(key);
+  if (r === undefined) {
+    const patched = new Set((MUTANT_PATCHES[id] ?? []).map((p) => resolve(ROOT, p.file)));
+    const seen = new Set<string>([file]);
+    const todo = [file];
+    r = false;
+    while (todo.length > 0 && !r) {
+      const f = todo.pop()!;
+      const deps = patched.has(f) || !existsSync(f) ? 'unknown' : importsOf(f);
+      if (deps === 'unknown') r = true;
+      else for (const d of deps) if (!seen.has(d)) (seen.add(d), todo.push(d));
+    }
+    reachCache.set(key, r);
+  }
+  return r;
+}
+
 const mutants: Plugin = {
   name: 'jcp-mutants',
   enforce: 'pre',
@@ -47,7 +88,8 @@ const mutants: Plugin = {
     const r = await this.resolve(source, from, { skipSelf: true });
     if (!r || r.external) return r;
     const file = r.id.split('?')[0]!;
-    return slash(file).endsWith('/impl/errors.ts') ? r : `${file}?jcp-mutant=${copy[1]}`;
+    if (slash(file).endsWith('/impl/errors.ts') || !reachesPatch(file, copy[1]!)) return { ...r, id: file };
+    return `${file}?jcp-mutant=${copy[1]}`;
   },
   transform(code, moduleId) {
     const copy = COPY.exec(moduleId);
