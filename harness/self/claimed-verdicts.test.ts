@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBundle, bundlePath } from './bundles.ts';
 import { awaitAccepting, RESTART_TEST_CLAUSES, SECOND_WRITER_CLAUSES } from '../drivers/wire.ts';
 import { deriveSeed, keyPairFromSeed } from '../oracle.ts';
 import { certificatePayload } from '../report/certificate.ts';
@@ -37,6 +38,9 @@ const line = (id: string, classes: string[], outcome: string, extra: Partial<Tes
   outcome,
   ...extra,
 });
+
+// the endpoint (impl/wire/main.ts) as a bundle: the restart tests start it many times (./bundles.ts)
+beforeAll(() => buildBundle('wire-main'), 60_000);
 
 describe('a claimed class without a verdict', () => {
   const lines = [
@@ -99,7 +103,7 @@ describe('certify --endpoint without --endpoint-restart', () => {
   let url = '';
   let steward = '';
   beforeAll(async () => {
-    endpoint = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'impl', 'wire', 'main.ts'), `unix:${join(TMP, 'endpoint.sock')}`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    endpoint = spawn(process.execPath, [bundlePath('wire-main'), `unix:${join(TMP, 'endpoint.sock')}`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     [url, steward] = await new Promise<[string, string]>((res, rej) => {
       let buf = '';
       endpoint.stdout!.setEncoding('utf8').on('data', (d: string) => {
@@ -151,7 +155,7 @@ describe('certify --endpoint with --endpoint-restart', () => {
   const script = join(TMP, 'restart.sh');
   const start = () =>
     // the endpoint on its durable record, in the background; its pid kept for the next restart
-    `${process.execPath} --import tsx ${join(ROOT, 'impl', 'wire', 'main.ts')} tcp://127.0.0.1:${port} --record ${join(TMP, 'decisions.rec')} >/dev/null 2>&1 &\necho $! > ${pidFile}\n`;
+    `${process.execPath} ${bundlePath('wire-main')} tcp://127.0.0.1:${port} --record ${join(TMP, 'decisions.rec')} >/dev/null 2>&1 &\necho $! > ${pidFile}\n`;
   beforeAll(async () => {
     port = await new Promise<number>((res) => {
       const s = createServer().listen(0, '127.0.0.1', () => {
@@ -159,7 +163,9 @@ describe('certify --endpoint with --endpoint-restart', () => {
         s.close(() => res(p));
       });
     });
-    writeFileSync(script, `#!/bin/sh\ncd ${ROOT}\nold=$(cat ${pidFile})\nkill $old\nwhile kill -0 $old 2>/dev/null; do sleep 0.05; done\n${start()}`);
+    // until the old process is gone or a zombie (it has exited and let go of its port and record; an orphan is reaped by
+    // init, which on some machines takes a second or more)
+    writeFileSync(script, `#!/bin/sh\ncd ${ROOT}\nold=$(cat ${pidFile})\nkill $old\nwhile kill -0 $old 2>/dev/null && [ "$(ps -o stat= -p $old | cut -c1)" != Z ]; do sleep 0.05; done\n${start()}`);
     spawnSync('/bin/sh', ['-c', `cd ${ROOT}\n${start()}`], { stdio: 'ignore' });
     await awaitAccepting(`tcp://127.0.0.1:${port}`);
   }, 60_000);
@@ -182,7 +188,7 @@ describe('certify --endpoint with --endpoint-restart', () => {
 
   it('passes C8 and C26 when the commands restart the endpoint and start a second that fails to, and fails each when they do not', { timeout: 600_000 }, () => {
     // a second endpoint on the same record, in the foreground: it must fail to start (main.ts exits 1 on a held record)
-    const second = `${process.execPath} --import tsx ${join(ROOT, 'impl', 'wire', 'main.ts')} tcp://127.0.0.1:0 --record ${join(TMP, 'decisions.rec')}`;
+    const second = `${process.execPath} ${bundlePath('wire-main')} tcp://127.0.0.1:0 --record ${join(TMP, 'decisions.rec')}`;
     const real = certify(join(TMP, 'restarted'), `/bin/sh ${script}`, '--endpoint-claims', 'C8,C26', '--endpoint-second', second);
     expect(real.status, real.stdout + real.stderr).toBe(0);
     expect(real.stdout).toMatch(/^jcp:C8\s+PASS/m);

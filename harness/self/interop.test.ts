@@ -6,7 +6,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBundle, REFERENCE_TESTEE as REFERENCE, variantTestee as variant } from './bundles.ts';
 import { Implementation, TesteeFailure, type Transport } from '../implementation.ts';
 import { inProcessTransport } from '../drivers/in-process.ts';
 import type { CborValue } from '../oracle.ts';
@@ -16,10 +17,9 @@ import { terminalReport } from '../interop/report.ts';
 import { SCENARIOS } from '../interop/scenarios.ts';
 
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-interop-'));
+beforeAll(() => Promise.all([buildBundle('reference'), buildBundle('variant')]), 60_000);
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
-const REFERENCE = 'node --import tsx harness/adapter/testee-main.ts';
-const variant = (v: string) => `node --import tsx mutation/testees/variant-main.ts ${v}`;
 const ALL = SCENARIOS.map((s) => s.cls);
 
 const cell = (r: InteropReport, cls: string, producer: string, consumer: string): Cell => {

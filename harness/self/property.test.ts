@@ -4,7 +4,8 @@
 // sequences each property found each testee. And each promoted
 // vector (vectors/promoted/, published in the packs as OpSequence) fails its planted-bug testee from the pack alone,
 // read from disk, while the reference passes it.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBundle, REFERENCE_TESTEE, variantTestee } from './bundles.ts';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Implementation } from '../implementation.ts';
@@ -25,7 +26,8 @@ const PLANTED: ReadonlyArray<{ variant: string; property: PropertyName; vector: 
 ];
 
 const testee = (variant?: string) =>
-  new Implementation(testeeTransport(variant ? `node --import tsx mutation/testees/variant-main.ts ${variant}` : 'node --import tsx harness/adapter/testee-main.ts', { cwd: ROOT, timeoutMs: 20_000 }));
+  new Implementation(testeeTransport(variant ? variantTestee(variant) : REFERENCE_TESTEE, { cwd: ROOT, timeoutMs: 20_000 }));
+beforeAll(() => Promise.all([buildBundle('reference'), buildBundle('variant')]), 60_000);
 const reference = new Implementation(inProcessTransport());
 const table: string[] = [];
 afterAll(() => {

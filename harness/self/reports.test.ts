@@ -5,7 +5,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBundle, variantTestee } from './bundles.ts';
 import { deriveSeed, keyPairFromSeed } from '../oracle.ts';
 import { certificatePayload, CertificateError, sealCertificate, verifyCertificate } from '../report/certificate.ts';
 import { expectationsFor, judge, MAX_GLOB_MATCHES } from '../report/expectations.ts';
@@ -103,7 +104,8 @@ function cli(args: string[]): { status: number; out: string } {
 }
 
 describe('the CLI end to end', () => {
-  const breaker = 'node --import tsx mutation/testees/variant-main.ts debit-on-deny';
+  const breaker = variantTestee('debit-on-deny');
+  beforeAll(() => buildBundle('variant'), 60_000);
 
   it('certifies the reference for a class subset, writes every report, and the certificate verifies', async () => {
     // the passing run other self-tests read too (./shared-runs.ts)

@@ -1,11 +1,12 @@
 // Self-tests of the testee driver against testees that hang, crash, exit early, write garbage or an oversized frame:
 // each yields a clear TesteeFailure on the request it touched, and the next request gets a fresh testee.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildBundle, REFERENCE_TESTEE, variantTestee as variant } from './bundles.ts';
 import { Implementation, TesteeFailure } from '../implementation.ts';
 import { testeeTransport } from '../drivers/testee.ts';
 import { alice, bob, nonce, TOOL } from '../fixtures.ts';
 
-const variant = (v: string) => `node --import tsx mutation/testees/variant-main.ts ${v}`;
+beforeAll(() => Promise.all([buildBundle('reference'), buildBundle('variant')]), 60_000);
 
 async function failureOf(p: Promise<unknown>): Promise<TesteeFailure> {
   try {
@@ -66,7 +67,7 @@ describe('the testee driver survives a bad testee', () => {
 
 describe('the testee driver keeps one request in flight', () => {
   it('overlapping requests are queued and each gets its own answer', async () => {
-    const t = testeeTransport('node --import tsx harness/adapter/testee-main.ts');
+    const t = testeeTransport(REFERENCE_TESTEE);
     try {
       const impl = new Implementation(t);
       const seeds = [alice.seed, bob.seed, alice.seed, bob.seed];

@@ -10,13 +10,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBundle, bundlePath } from './bundles.ts';
 import { awaitAccepting } from '../drivers/wire.ts';
 import { deriveSeed, keyPairFromSeed } from '../oracle.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-rule-breaking-endpoints-'));
 const STEWARD = keyPairFromSeed(deriveSeed('steward')).did;
-const MAIN = `${process.execPath} --import tsx ${join(ROOT, 'mutation', 'testees', 'endpoint-main.ts')}`;
+/** mutation/testees/endpoint-main.ts, bundled (./bundles.ts): the restart tests start it many times. */
+const MAIN = `${process.execPath} ${bundlePath('endpoint-main')}`;
+beforeAll(() => buildBundle('endpoint-main'), 60_000);
 
 interface Case {
   /** endpoint-main.ts's fault. */
@@ -61,8 +64,9 @@ function setUp(c: Case, dir: string): { url: string; restart: string; second: st
   const pid = join(dir, 'endpoint.pid');
   const start = `rm -f ${sock}\n${MAIN} ${c.fault} ${url} --record ${rec} >/dev/null 2>&1 &\necho $! > ${pid}\n`;
   const restart = join(dir, 'restart.sh');
-  // kill -9: the endpoint gets no chance to finish what it holds back
-  writeFileSync(restart, `#!/bin/sh\ncd ${ROOT}\nold=$(cat ${pid})\nkill -9 $old\nwhile kill -0 $old 2>/dev/null; do sleep 0.01; done\n${start}`);
+  // kill -9: the endpoint gets no chance to finish what it holds back; then wait until it is gone or a zombie (it has
+  // let go of its socket and record; an orphan is reaped by init, which on some machines takes a second or more)
+  writeFileSync(restart, `#!/bin/sh\ncd ${ROOT}\nold=$(cat ${pid})\nkill -9 $old\nwhile kill -0 $old 2>/dev/null && [ "$(ps -o stat= -p $old | cut -c1)" != Z ]; do sleep 0.01; done\n${start}`);
   spawnSync('/bin/sh', ['-c', `cd ${ROOT}\n${start}`], { stdio: 'ignore' });
   // a second instance on the same record, in the foreground: one that is still serving after 3 s has started (exit 0)
   const second = `cd ${ROOT}; timeout 3 ${MAIN} ${c.fault} unix:${join(dir, 'second.sock')} --record ${rec} >/dev/null 2>&1; test $? -eq 124`;

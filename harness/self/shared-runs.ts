@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
+import { buildBundlesNamedIn, variantTestee } from './bundles.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -57,6 +58,7 @@ export async function sharedCertify(name: string, args: readonly string[]): Prom
     maker = false;
   }
   if (maker) {
+    await buildBundlesNamedIn(args.join(' '));
     const startedMs = Date.now();
     const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), 'certify', ...args, '--report', dir], {
       cwd: ROOT,
@@ -79,7 +81,7 @@ export async function sharedCertify(name: string, args: readonly string[]): Prom
 }
 
 /** The planted bug most self-tests of the reports read: debit on deny, class C3, few property runs, with a transcript. */
-export const DEBIT_ON_DENY_C3 = ['--testee', 'node --import tsx mutation/testees/variant-main.ts debit-on-deny', '--classes', 'C3', '--property-runs', '5', '--transcript'] as const;
+export const DEBIT_ON_DENY_C3 = ['--testee', variantTestee('debit-on-deny'), '--classes', 'C3', '--property-runs', '5', '--transcript'] as const;
 /** A passing run of the reference on two small classes. */
 export const REFERENCE_C10_C11 = ['--classes', 'C10,C11'] as const;
 /** A passing run of the reference on C3, few property runs, with a transcript. */

@@ -4,17 +4,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestLine } from '../report/record-reporter.ts';
 import { BREAKER_FILES, BREAKERS } from './breakers.ts';
+import { buildBundle, REFERENCE_TESTEE as REFERENCE, variantTestee as variant } from './bundles.ts';
 import { runConformance } from './suite-run.ts';
 import { implementedClasses } from '../../spec-map/index.ts';
 
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-testees-'));
+beforeAll(() => Promise.all([buildBundle('reference'), buildBundle('variant')]), 60_000);
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
-const REFERENCE = 'node --import tsx harness/adapter/testee-main.ts';
-const variant = (v: string) => `node --import tsx mutation/testees/variant-main.ts ${v}`;
 const SUITE = ['harness/conformance', 'harness/external'];
 
 /** Runs conformance test files against a testee (or in-process when `testee` is undefined) and reads the record. */

@@ -8,12 +8,13 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bundleCommand, buildBundle, REFERENCE_TESTEE as REFERENCE, variantTestee } from './bundles.ts';
 import { OPS } from '../protocol/schema.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const REFERENCE = 'node --import tsx harness/adapter/testee-main.ts';
-const FAULTY = (fault: string): string => `node --import tsx harness/self/testees/validate-faults.ts ${fault}`;
+const FAULTY = (fault: string): string => bundleCommand('validate-faults', fault);
+beforeAll(() => Promise.all([buildBundle('reference'), buildBundle('variant'), buildBundle('validate-faults')]), 60_000);
 const OP_NAMES = Object.keys(OPS).filter((op) => op !== 'hello');
 
 /** Runs the CLI's validate command against `testee`: exit status and everything printed. */
@@ -90,11 +91,11 @@ describe('jcp-conformance validate', () => {
     ],
     [
       'cbor.check accepting a non-canonical input',
-      'node --import tsx mutation/testees/variant-main.ts accept-non-canonical',
+      variantTestee('accept-non-canonical'),
       /^✗ cbor\.check: \$\.ok: a map whose keys are out of canonical order \(\{"b": 1, "a": 2\}\) was answered "h'a2616102616201'", not refused /,
       ['cbor.check'],
     ],
-    ['a deny that still debits', 'node --import tsx mutation/testees/variant-main.ts debit-on-deny', /^✗ point\.spent: \$\.ok\.spent_uj: 7 against the child after an allow of 3 µJ and a deny; expected 3 /, ['point.spent']],
+    ['a deny that still debits', variantTestee('debit-on-deny'), /^✗ point\.spent: \$\.ok\.spent_uj: 7 against the child after an allow of 3 µJ and a deny; expected 3 /, ['point.spent']],
   ];
   for (const [what, testee, line, ops] of faults) {
     it(`finds ${what}, names the op and the field, and exits 1`, () => {
@@ -109,7 +110,7 @@ describe('jcp-conformance validate', () => {
   }
 
   it('names a later-added op whose answer breaks the protocol, and exits 1', () => {
-    const r = validate('node --import tsx mutation/testees/variant-main.ts garbage:channel.ledger');
+    const r = validate(variantTestee('garbage:channel.ledger'));
     expect(r.status, r.out).toBe(1);
     const seen = outcomes(r.out);
     expect(seen.get('channel.ledger'), r.out).toMatch(/^BROKE THE PROTOCOL/);
