@@ -1,0 +1,22 @@
+// A vitest reporter for `npm test` (scripts/test.ts): at the end of the run, each test file's time as vitest's own
+// reporter prints it (its hooks and tests, from the first to the last: what the file cost the run) and its state, one
+// JSON object per line, to the file named by $JCP_FILE_TIMES. It prints nothing.
+import { writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import type { Reporter, TestModule } from 'vitest/node';
+
+/** One file's line. */
+export interface FileTime {
+  readonly file: string;
+  readonly ms: number;
+  readonly state: string;
+}
+
+export default class FileTimesReporter implements Reporter {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    const out = process.env['JCP_FILE_TIMES'];
+    if (!out) return;
+    const lines = modules.map((m): FileTime => ({ file: relative(process.cwd(), m.moduleId), ms: Math.round(m.diagnostic().duration), state: m.state() }));
+    writeFileSync(out, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  }
+}
