@@ -35,6 +35,9 @@ export default defineConfig({
           // their hooks pack and install the product, and remove installed trees: on a shared 2-core machine a
           // recursive removal of one can pass vitest's 10 s default
           hookTimeout: 120_000,
+          // the conformance runs they start (certify, harness/self/suite-run.ts) use one worker: beside this run,
+          // which keeps the cores busy, a second only loads the suite twice (harness/runner-workers.ts)
+          env: { JCP_WORKERS: '1' },
         },
       },
     ],

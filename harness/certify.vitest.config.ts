@@ -1,8 +1,8 @@
 // The test runner's configuration for `jcp-conformance certify`: the conformance tests and the third-party vector
 // replays, from a checkout (.ts) or from the installed package (.js, compiled), with the settings of the project's own
 // vitest.config.ts. certify names this file with --config, so it never depends on the folder it is started from.
-import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { runnerWorkers } from './runner-workers.ts';
 
 export default defineConfig({
   test: {
@@ -15,7 +15,8 @@ export default defineConfig({
     // afresh (a whole certify of the reference: 22 s rather than 37 s; against the reference testee 49 s rather
     // than 94 s). No conformance file keeps state of its own between files; the per-test outcomes are the same.
     isolate: false,
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // $JCP_WORKERS, else one fewer than the cores and at least 2 (./runner-workers.ts)
+    maxWorkers: runnerWorkers(),
     // an assertion's message whole (expected and actual values uncut): the record keeps each failure's reason entire
     chaiConfig: { truncateThreshold: 0 },
   },

@@ -17,6 +17,7 @@ import { inProcessTransport } from '../drivers/in-process.ts';
 import { testeeTransport } from '../drivers/testee.ts';
 import { parseWireEndpoint, RESTART_TEST_CLAUSES, SECOND_WRITER_CLAUSES, wireTransport } from '../drivers/wire.ts';
 import { PROTOCOL_VERSION } from '../protocol/schema.ts';
+import { workersProblem } from '../runner-workers.ts';
 import { expectationsFor, ExpectationFileError, readExpectations, type ExpectationFile } from '../report/expectations.ts';
 import { readTestRecord } from '../report/record-reporter.ts';
 import { ALLURE_WRITTEN } from '../report/allure.ts';
@@ -239,6 +240,8 @@ export async function certify(a: Parsed): Promise<number> {
   const shard = shardOf(a, endpoint !== undefined);
   const transcriptDir = transcriptFolderOf(has(a, 'transcript'), str(a, 'transcript'), reportDir);
   const certKey = certifyingKey();
+  const workers = workersProblem();
+  if (workers) throw new CliError('bad-value', workers);
 
   const transport = endpoint ? wireTransport(endpoint) : testee ? testeeTransport(testee, timeout ? { timeoutMs: Number(timeout) } : {}) : inProcessTransport();
   const hello = await handshake(transport);
