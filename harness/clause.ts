@@ -3,77 +3,24 @@
 // Each test also carries a grade (harness/PROTOCOL.md "Grades"): spec (the spec's own normative words), bytes (the byte
 // contract the suite fixes so implementations interoperate) or open (SHOULD / MAY / an open point of the spec map).
 import { it, type TestContext } from 'vitest';
-import { findClause } from '../spec-map/index.ts';
+import { assertKnownClauses, claimsByteContract, classesOfClauses, clauseTitle, gradeOfClauses } from './clause-index.ts';
 import { resetTranscript, setCurrentTest, setRunningTest, testeeInfo } from './driver.ts';
 import { TesteeFailure, UnimplementedError, type TesteeInfo } from './implementation.ts';
 import { classesRequiring, opOfClaimedClass, requiredByClaimed } from './protocol/claims.ts';
 import { OPEN_POINTS } from './protocol/readings.ts';
 import { transcriptTestId } from './transcript/test-id.ts';
 
-/** How a conformance test ended, as the reports grade it. */
-export type Outcome =
-  | 'passed'
-  | 'failed'
-  | 'unimplemented'
-  | 'not applicable'
-  | 'acceptable'
-  | 'not claimed'
-  | 'errored'
-  | 'timeout'
-  | 'crash'
-  | 'expected failure';
-
-/** What a result is graded on: the spec's words, the suite's byte contract, or a SHOULD / MAY / open point. */
-export type Grade = 'spec' | 'bytes' | 'open';
-
-const LEVEL_RANK: Record<string, number> = { MUST: 0, 'MUST NOT': 0, REQUIRED: 0, SHOULD: 1, 'SHOULD NOT': 1, RECOMMENDED: 1, MAY: 2, OPEN: 3 };
-const MUSTISH = new Set(['MUST', 'MUST NOT', 'REQUIRED']);
-
-/** The class ids of the clauses a test names. */
-export function classesOfClauses(ids: readonly string[]): string[] {
-  return [...new Set(ids.flatMap((id) => findClause(id)?.classes ?? []))];
-}
-
-/** The strongest level among the clauses a test names (MUST-level results are graded apart from SHOULD-level). */
-export function levelOfClauses(ids: readonly string[]): string {
-  const levels = ids.map((id) => findClause(id)?.level ?? 'OPEN');
-  return levels.sort((a, b) => (LEVEL_RANK[a] ?? 9) - (LEVEL_RANK[b] ?? 9))[0] ?? 'OPEN';
-}
-
-/**
- * A test's grade: `bytes` when it is declared a byte-contract test; `open` when it names an open point or no MUST-level
- * clause (its outcome depends on a reading the text permits, or on a SHOULD / MAY); otherwise `spec`.
- */
-export function gradeOfClauses(ids: readonly string[], declared?: 'bytes'): Grade {
-  if (declared === 'bytes') return 'bytes';
-  const levels = ids.map((id) => findClause(id)?.level ?? 'OPEN');
-  if (levels.includes('OPEN') || !levels.some((l) => MUSTISH.has(l))) return 'open';
-  return 'spec';
-}
-
-const OPEN = '⟦';
-const CLOSE = '⟧';
-
-/** Throws unless every id is a known clause of the spec map, so a typo fails loudly at collection. */
-export function assertKnownClauses(ids: readonly string[]): void {
-  if (ids.length === 0) throw new Error('a conformance test must name at least one clause id');
-  for (const id of ids) {
-    if (!findClause(id)) throw new Error(`unknown clause id ${id}: add it to spec-map/clauses/ or fix the name`);
-  }
-}
-
-/** The test name carrying its clause ids. */
-export function clauseTitle(ids: readonly string[], title: string): string {
-  return `${title} ${OPEN}${ids.join(' ')}${CLOSE}`;
-}
-
-/** The clause ids carried by a test name, or [] when it names none. */
-export function clausesOf(testName: string): string[] {
-  const i = testName.lastIndexOf(OPEN);
-  const j = testName.lastIndexOf(CLOSE);
-  if (i < 0 || j < i) return [];
-  return testName.slice(i + 1, j).split(' ').filter(Boolean);
-}
+export {
+  assertKnownClauses,
+  claimsByteContract,
+  classesOfClauses,
+  clausesOf,
+  clauseTitle,
+  gradeOfClauses,
+  levelOfClauses,
+  type Grade,
+  type Outcome,
+} from './clause-index.ts';
 
 /** A difference from the suite's byte contract (a layout or an ERR_ code), found inside a test of another grade. */
 export class ByteContractDifference extends Error {
@@ -111,11 +58,6 @@ interface Running {
   readonly notes: string[];
 }
 let running: Running | undefined;
-
-/** Whether the implementation under test claims the suite's byte contract (the `byte-contract` feature). */
-export function claimsByteContract(info: TesteeInfo): boolean {
-  return info.features.includes('byte-contract');
-}
 
 /**
  * A byte-contract check inside a test of the spec grade: when `ok` is false, a testee that claims the byte contract

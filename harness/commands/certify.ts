@@ -10,26 +10,22 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findClause } from '../../spec-map/index.ts';
 import { built, COMPILED } from '../build.ts';
-import { claimsByteContract } from '../clause.ts';
-import { externalVectorsDigest } from '../external-vectors.ts';
-import { TesteeFailure, type TesteeInfo, type Transport } from '../implementation.ts';
-import { inProcessTransport } from '../drivers/in-process.ts';
-import { testeeTransport } from '../drivers/testee.ts';
-import { parseWireEndpoint, RESTART_TEST_CLAUSES, SECOND_WRITER_CLAUSES, wireTransport } from '../drivers/wire.ts';
+import { claimsByteContract } from '../clause-index.ts';
+import type { TesteeFailure, TesteeInfo, Transport } from '../implementation.ts';
+import { parseWireEndpoint } from '../../impl/wire/address.ts';
 import { PROTOCOL_VERSION } from '../protocol/schema.ts';
 import { workersProblem } from '../runner-workers.ts';
 import { expectationsFor, ExpectationFileError, readExpectations, type ExpectationFile } from '../report/expectations.ts';
 import { readTestRecord } from '../report/record-reporter.ts';
 import { ALLURE_WRITTEN } from '../report/allure.ts';
 import { type Footer, type Header } from '../report/record.ts';
-import { developmentKey } from '../report/certificate.ts';
 import { BADGE_FILE } from '../report/badge.ts';
 import { PAGE_FILE } from '../report/page.ts';
-import { keyPairFromSeed, type KeyPair } from '../oracle.ts';
-import { DEEP_RUNS, DEFAULT_RUNS } from '../property/differential.ts';
+import type { KeyPair } from '../oracle.ts';
+import { DEEP_RUNS, DEFAULT_RUNS } from '../property/runs.ts';
 import { prepareTranscriptFolder, transcriptFolderOf } from '../transcript/certify.ts';
 import { parseClassList } from './classes.ts';
-import { CERTIFICATE_FILE, concludeRun, digestFile, noCertificate, whyNoCertificate } from './conclude.ts';
+import { CERTIFICATE_FILE } from './files.ts';
 import { Progress } from './progress.ts';
 import { checkFolderPath, CliError, fsCode } from './errors.ts';
 import { has, str, type Parsed } from './options.ts';
@@ -37,7 +33,7 @@ import { has, str, type Parsed } from './options.ts';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 
-export { CERTIFICATE_FILE, whyNoCertificate };
+export { CERTIFICATE_FILE };
 
 /** vitest's command-line entry, found by module resolution (so a hoisted node_modules works too). */
 function vitestBin(): string {
@@ -50,6 +46,7 @@ function vitestBin(): string {
 
 /** The handshake's answer, or the failure that prevented one. */
 async function handshake(t: Transport): Promise<TesteeInfo | TesteeFailure> {
+  const { TesteeFailure } = await import('../implementation.ts');
   try {
     return await t.hello();
   } catch (e) {
@@ -94,12 +91,19 @@ function endpointSettings(a: Parsed, endpoint: string, testee: string | undefine
   return env;
 }
 
-/** The certifying key: JCP_CERT_SEED_HEX's seed, else the published development key. */
-export function certifyingKey(): { key: KeyPair; development: boolean } {
+/** JCP_CERT_SEED_HEX, checked: its seed's hex, or undefined for the published development key. */
+export function certSeedHex(): string | undefined {
   const hex = process.env['JCP_CERT_SEED_HEX'];
-  if (!hex) return { key: developmentKey(), development: true };
+  if (!hex) return undefined;
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new CliError('bad-value', 'JCP_CERT_SEED_HEX must be 64 hex digits (the 32-byte seed of the certifying key)');
-  return { key: keyPairFromSeed(Uint8Array.from(Buffer.from(hex, 'hex'))), development: false };
+  return hex;
+}
+
+/** The certifying key: JCP_CERT_SEED_HEX's seed, else the published development key. */
+export async function certifyingKey(): Promise<{ key: KeyPair; development: boolean }> {
+  const hex = certSeedHex();
+  if (!hex) return { key: (await import('../report/certificate.ts')).developmentKey(), development: true };
+  return { key: (await import('../oracle.ts')).keyPairFromSeed(Uint8Array.from(Buffer.from(hex, 'hex'))), development: false };
 }
 
 /** The expectation file, read and checked before anything runs (its errors name the file). */
@@ -209,7 +213,7 @@ function shardOf(a: Parsed, endpoint: boolean): { index: number; count: number }
 }
 
 /** The published vector packs the run replays (vectors/conformance/v1/*.json), each with the blake3 of its bytes. */
-function vectorPacks(): Array<{ name: string; digest: string }> {
+function vectorPacks(digestFile: (path: string) => string): Array<{ name: string; digest: string }> {
   const dir = join(ROOT, 'vectors', 'conformance', 'v1');
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
@@ -239,11 +243,18 @@ export async function certify(a: Parsed): Promise<number> {
   const expectations = expectationsOf(expPath, updating);
   const shard = shardOf(a, endpoint !== undefined);
   const transcriptDir = transcriptFolderOf(has(a, 'transcript'), str(a, 'transcript'), reportDir);
-  const certKey = certifyingKey();
+  certSeedHex();
   const workers = workersProblem();
   if (workers) throw new CliError('bad-value', workers);
 
-  const transport = endpoint ? wireTransport(endpoint) : testee ? testeeTransport(testee, timeout ? { timeoutMs: Number(timeout) } : {}) : inProcessTransport();
+  // what a run needs beyond its checks is loaded once they have passed, so a refused command line answers at once
+  const certKey = await certifyingKey();
+  const { concludeRun, digestFile, noCertificate } = await import('./conclude.ts');
+  const transport = endpoint
+    ? (await import('../drivers/wire.ts')).wireTransport(endpoint)
+    : testee
+      ? (await import('../drivers/testee.ts')).testeeTransport(testee, timeout ? { timeoutMs: Number(timeout) } : {})
+      : (await import('../drivers/in-process.ts')).inProcessTransport();
   const hello = await handshake(transport);
   await transport.close();
   const driver = endpoint ? `jcp/1 endpoint: ${endpoint}` : testee ? `testee: ${testee}` : 'in-process reference';
@@ -269,7 +280,7 @@ export async function certify(a: Parsed): Promise<number> {
     console.log(`no test was run; report in ${reportDir}: record.jsonl, summary.md`);
     return 1;
   };
-  if (hello instanceof TesteeFailure) {
+  if (hello instanceof Error) {
     console.log(`✗ the testee failed the handshake (${hello.kind}): ${hello.message}`);
     if (hello.transcript?.stderr) console.log(`--- testee stderr ---\n${hello.transcript.stderr}`);
     return notRun(
@@ -282,6 +293,7 @@ export async function certify(a: Parsed): Promise<number> {
   console.log(`jcp-conformance ${PKG.version}: certifying ${info.name} ${info.version} (${info.language ?? 'language not stated'}) over ${PROTOCOL_VERSION}, ${driver}`);
   console.log(`claims: ${info.claims.join(' ') || '(none)'}; seed ${seed}${classes ? `; classes ${classes.join(' ')}` : ''}${shard ? `; shard ${shard.index}/${shard.count} of the test files` : ''}`);
   // what an external endpoint's tests need that the run was not given, said before they run
+  const { RESTART_TEST_CLAUSES, SECOND_WRITER_CLAUSES } = endpoint ? await import('../drivers/wire.ts') : { RESTART_TEST_CLAUSES: [], SECOND_WRITER_CLAUSES: [] };
   for (const [flag, clauses, what] of [
     ['endpoint-restart', RESTART_TEST_CLAUSES, 'the restart tests read'],
     ['endpoint-second', SECOND_WRITER_CLAUSES, 'the one-writer test reads'],
@@ -363,14 +375,14 @@ export async function certify(a: Parsed): Promise<number> {
   digests['spec-map/profiles.json'] = digestFile(join(ROOT, 'spec-map', 'profiles.json'));
   if (expPath && existsSync(expPath)) digests['expectations'] = digestFile(expPath);
   // the third-party vectors shipped in vectors/external/: blake3 of their SHA256SUMS, which a self-test holds every file to
-  digests['vectors/external/SHA256SUMS'] = externalVectorsDigest();
+  digests['vectors/external/SHA256SUMS'] = (await import('../external-vectors.ts')).externalVectorsDigest();
   const header: Header = {
     type: 'header',
     suite: { name: PKG.name, version: PKG.version },
     protocol: PROTOCOL_VERSION,
     testee: { ...info, driver },
     digests,
-    vector_packs: vectorPacks(),
+    vector_packs: vectorPacks(digestFile),
     seed,
     property_runs,
     classes_requested: classes ?? 'all',

@@ -2,33 +2,25 @@
 // ends) and `merge` (over the shards' records) take, so a merged run is judged, reported and signed exactly as an
 // unsharded one. A shard's own run (certify --shard k/n) takes the shard branch: its tests' results, no class verdict.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { claimsByteContract } from '../clause.ts';
+import { claimsByteContract } from '../clause-index.ts';
 import { claimedWithoutVerdict, judge, type ExpectationFile, type Judged } from '../report/expectations.ts';
 import { runCompleted, runEnded, type EndLine, type TestLine } from '../report/record-reporter.ts';
 import { classRows, junitXml, markdownSummary, terminalTable, writeAllure, type Footer, type Header } from '../report/record.ts';
 import { certificatePayload, sealCertificate } from '../report/certificate.ts';
 import { BADGE_FILE, badgeSvg } from '../report/badge.ts';
 import { conformancePage, PAGE_FILE, readCases, type CertificateLine } from '../report/page.ts';
-import { blake3, toHex, type KeyPair } from '../oracle.ts';
+import type { KeyPair } from '../oracle.ts';
 import { foldTranscript } from '../transcript/certify.ts';
+import { CERTIFICATE_FILE, digestFile, RECORD_FILE } from './files.ts';
 
-/** The file certify signs, in the report folder. */
-export const CERTIFICATE_FILE = 'certificate.cose';
-
-/** The file of the primary record, in the report folder. */
-export const RECORD_FILE = 'record.jsonl';
+export { CERTIFICATE_FILE, digestFile, RECORD_FILE } from './files.ts';
 
 /** `s` on one line, cut for the terminal at `max` characters (the record keeps it whole). */
 function oneLine(s: string, max = 240): string {
   const l = s.replace(/\s+/g, ' ').trim();
   return l.length > max ? `${l.slice(0, max - 1)}…` : l;
-}
-
-/** blake3 of a file's bytes, hex. */
-export function digestFile(path: string): string {
-  return toHex(blake3(readFileSync(path)));
 }
 
 /**

@@ -8,8 +8,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { ExpectationFileError, readExpectations, type ExpectationFile } from '../report/expectations.ts';
 import type { EndLine, TestLine } from '../report/record-reporter.ts';
 import type { Footer, Header } from '../report/record.ts';
-import { certifyingKey, makeFolder, removeStaleReports, RUNNER_LOG } from './certify.ts';
-import { concludeRun, digestFile, RECORD_FILE } from './conclude.ts';
+import { certifyingKey, certSeedHex, makeFolder, removeStaleReports, RUNNER_LOG } from './certify.ts';
+import { digestFile, RECORD_FILE } from './files.ts';
 import { checkFolderPath, CliError, unreadable } from './errors.ts';
 import { str, type Parsed } from './options.ts';
 
@@ -142,7 +142,7 @@ function joinedEnd(shards: readonly ShardRecord[]): Omit<EndLine, 'type'> | unde
 }
 
 /** `merge <report-dir>… [--report <dir>] [--expectations <file>] [--now <s>]`: the exit code of the merged run. */
-export function mergeCommand(a: Parsed): number {
+export async function mergeCommand(a: Parsed): Promise<number> {
   const dirs = a.positionals.map((d) => resolve(d));
   const reportDir = resolve(str(a, 'report') ?? join('reports', 'certify'));
   checkFolderPath(reportDir, 'the report folder');
@@ -154,7 +154,7 @@ export function mergeCommand(a: Parsed): number {
   const shards = checkShards(dirs.map(readShard));
   const first = shards[0]!.header;
   const expectations = expectationsFor(str(a, 'expectations'), first);
-  const certKey = certifyingKey();
+  certSeedHex();
   const { shard: _s, ...common } = first;
   const header: Header = {
     ...common,
@@ -174,6 +174,8 @@ export function mergeCommand(a: Parsed): number {
       copyFileSync(join(from, f), join(casesDir, f));
     }
   }
+  const certKey = await certifyingKey();
+  const { concludeRun } = await import('./conclude.ts');
   console.log(`jcp-conformance merge: ${shards.length} shards of ${first.testee.name} ${first.testee.version}, ${first.testee.driver}, seed ${first.seed}${first.classes_requested === 'all' ? '' : `; classes ${first.classes_requested.join(' ')}`}`);
   return concludeRun({
     reportDir,

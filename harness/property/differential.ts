@@ -15,6 +15,7 @@ import { firstDifference } from '../../vectors/model.ts';
 import { CAVEATS, execute, NON_CANONICAL, STEWARD, type CaveatName, type Observation, type Op } from './model.ts';
 import { decodeCanonical, fromHex, verifyReceipt } from '../oracle.ts';
 import { behaviourOf } from '../../vectors/replay.ts';
+import { DEFAULT_RUNS } from './runs.ts';
 
 /** The names of the differential properties; each is one conformance test and one pack a found case promotes into. */
 export const PROPERTY_NAMES = ['grants', 'decisions', 'caveats', 'receipts', 'canonical', 'replay', 'money'] as const;
@@ -273,9 +274,7 @@ export function sequences(prop: DifferentialProperty): fc.Arbitrary<Op[]> {
   return fc.tuple(first, fc.array(prop.ops, { minLength: 0, maxLength: MAX_OPS - 1 })).map(([m, rest]) => [m, ...rest]);
 }
 
-/** The default number of sequences per property in a certify run, and the --deep one. */
-export const DEFAULT_RUNS = 60;
-export const DEEP_RUNS = 1000;
+export { DEEP_RUNS, DEFAULT_RUNS } from './runs.ts';
 export const MAX_OPS = 12;
 
 /** Sequences per property for this run: JCP_PROPERTY_RUNS (certify --property-runs N, --deep), else DEFAULT_RUNS. */

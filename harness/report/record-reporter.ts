@@ -2,7 +2,7 @@
 // record (harness/report/record.ts adds the header and footer). Non-conformance tests (no clause ids) are left out.
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSpecification } from 'vitest/node';
-import { classesOfClauses, clausesOf, gradeOfClauses, levelOfClauses, type Grade } from '../clause.ts';
+import { classesOfClauses, clausesOf, gradeOfClauses, levelOfClauses, type Grade } from '../clause-index.ts';
 import type { TestExchanges } from '../driver.ts';
 import { diagnosticOfHex } from './diagnostic.ts';
 import { PROGRAM_FAULTS } from './expectations.ts';

@@ -13,7 +13,7 @@ import { deriveSeed, keyPairFromSeed, type KeyPair } from '../oracle.ts';
 import { parseVerb, verbHelp, VERBS } from '../commands/options.ts';
 import { parseClassList } from '../commands/classes.ts';
 import { CliError } from '../commands/errors.ts';
-import { whyNoCertificate } from '../commands/certify.ts';
+import { whyNoCertificate } from '../commands/conclude.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-cli-'));
