@@ -298,7 +298,7 @@ export async function certify(a: Parsed): Promise<number> {
     ['endpoint-restart', RESTART_TEST_CLAUSES, 'the restart tests read'],
     ['endpoint-second', SECOND_WRITER_CLAUSES, 'the one-writer test reads'],
   ] as const) {
-    if (!endpoint || str(a, flag) !== undefined) continue;
+    if (str(a, flag) !== undefined) continue;
     const needing = [...new Set(clauses.flatMap((id) => findClause(id)?.classes ?? []))].filter((k) => info.claims.includes(k) && (!classes || classes.includes(k)));
     if (needing.length) console.log(`note: without --${flag} ${what} "needs --${flag}", so claimed ${needing.join(', ')} will get no verdict (and fail the run unless the expectation file excuses it)`);
   }

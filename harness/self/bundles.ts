@@ -27,6 +27,10 @@ const ENTRIES = {
   'wire-main': 'impl/wire/main.ts',
   /** jcp/1 endpoints that break one rule (mutation/testees/endpoint-main.ts). */
   'endpoint-main': 'mutation/testees/endpoint-main.ts',
+  /** The reference answering only the operations of the classes it is told to claim (./testees/subset-main.ts). */
+  'subset-main': 'harness/self/testees/subset-main.ts',
+  /** The reference with one fault on one operation: a hang, an exit, a frame twice (./testees/fault-main.ts). */
+  'fault-main': 'harness/self/testees/fault-main.ts',
 } as const;
 
 export type SelfProgram = keyof typeof ENTRIES;

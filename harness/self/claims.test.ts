@@ -7,7 +7,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { externalVectorsDigest } from '../external-vectors.ts';
 import { handshakeProblems } from '../implementation.ts';
@@ -19,14 +18,15 @@ import { verifyCertificate } from '../report/certificate.ts';
 import { judge } from '../report/expectations.ts';
 import { classRows } from '../report/record.ts';
 import type { TestLine } from '../report/record-reporter.ts';
+import { buildBundle, bundlePath } from './bundles.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-claims-'));
-const SUBSET = join(ROOT, 'node_modules', '.cache', 'jcp-self', 'subset-main.mjs');
+const SUBSET = bundlePath('subset-main');
 const CLAIMED = ['jcp:C1', 'jcp:C2', 'jcp:C3', 'jcp:C6', 'jcp:C7', 'jcp:C10', 'jcp:C-neg'];
 
 beforeAll(async () => {
-  await build({ entryPoints: [join(ROOT, 'harness', 'self', 'testees', 'subset-main.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: SUBSET, logLevel: 'warning' });
+  await buildBundle('subset-main');
 }, 60_000);
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 

@@ -8,18 +8,16 @@
 // after are not affected.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testeeTransport } from '../drivers/testee.ts';
 import { TesteeFailure } from '../implementation.ts';
 import type { TestLine } from '../report/record-reporter.ts';
 import { runConformance } from './suite-run.ts';
+import { buildBundle, bundlePath } from './bundles.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-testee-faults-'));
-const FAULT = join(ROOT, 'node_modules', '.cache', 'jcp-self', 'fault-main.mjs');
+const FAULT = bundlePath('fault-main');
 /** The per-request timeout of these runs (JCP_TESTEE_TIMEOUT_MS): short, so that a hang costs little. */
 const TIMEOUT_MS = 1500;
 /** The faulty operation: called by one conformance file only, whose last test is a property over it. */
@@ -28,7 +26,7 @@ const FILES = ['harness/conformance/rotation.test.ts', 'harness/conformance/iden
 const FAULT_OUTCOMES = new Set(['timeout', 'crash', 'errored']);
 
 beforeAll(async () => {
-  await build({ entryPoints: [join(ROOT, 'harness', 'self', 'testees', 'fault-main.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: FAULT, logLevel: 'warning' });
+  await buildBundle('fault-main');
 }, 60_000);
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
