@@ -2,7 +2,9 @@
 // replays, from a checkout (.ts) or from the installed package (.js, compiled), with the settings of the project's own
 // vitest.config.ts. certify names this file with --config, so it never depends on the folder it is started from.
 import { defineConfig } from 'vitest/config';
-import { runnerWorkers } from './runner-workers.ts';
+import { runnerModuleCache, runnerWorkers } from './runner-env.ts';
+
+const moduleCache = runnerModuleCache();
 
 export default defineConfig({
   test: {
@@ -15,9 +17,11 @@ export default defineConfig({
     // afresh (a whole certify of the reference: 22 s rather than 37 s; against the reference testee 49 s rather
     // than 94 s). No conformance file keeps state of its own between files; the per-test outcomes are the same.
     isolate: false,
-    // $JCP_WORKERS, else one fewer than the cores and at least 2 (./runner-workers.ts)
+    // $JCP_WORKERS, else one fewer than the cores and at least 2 (./runner-env.ts)
     maxWorkers: runnerWorkers(),
     // an assertion's message whole (expected and actual values uncut): the record keeps each failure's reason entire
     chaiConfig: { truncateThreshold: 0 },
+    // $JCP_MODULE_CACHE: transformed modules kept there for the next run (./runner-env.ts); unset, none kept
+    ...(moduleCache ? { experimental: { fsModuleCache: true, fsModuleCachePath: moduleCache } } : {}),
   },
 });

@@ -14,7 +14,7 @@ import { claimsByteContract } from '../clause-index.ts';
 import type { TesteeFailure, TesteeInfo, Transport } from '../implementation.ts';
 import { parseWireEndpoint } from '../../impl/wire/address.ts';
 import { PROTOCOL_VERSION } from '../protocol/schema.ts';
-import { workersProblem } from '../runner-workers.ts';
+import { moduleCacheProblem, workersProblem } from '../runner-env.ts';
 import { expectationsFor, ExpectationFileError, readExpectations, type ExpectationFile } from '../report/expectations.ts';
 import { readTestRecord } from '../report/record-reporter.ts';
 import { ALLURE_WRITTEN } from '../report/allure.ts';
@@ -244,8 +244,8 @@ export async function certify(a: Parsed): Promise<number> {
   const shard = shardOf(a, endpoint !== undefined);
   const transcriptDir = transcriptFolderOf(has(a, 'transcript'), str(a, 'transcript'), reportDir);
   certSeedHex();
-  const workers = workersProblem();
-  if (workers) throw new CliError('bad-value', workers);
+  const runnerProblem = workersProblem() ?? moduleCacheProblem();
+  if (runnerProblem) throw new CliError('bad-value', runnerProblem);
 
   // what a run needs beyond its checks is loaded once they have passed, so a refused command line answers at once
   const certKey = await certifyingKey();

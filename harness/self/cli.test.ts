@@ -27,12 +27,17 @@ interface Ran {
 }
 
 function cli(...args: string[]): Ran {
+  return cliWith({}, ...args);
+}
+
+/** {@link cli} with some variables of the environment set. */
+function cliWith(vars: Readonly<Record<string, string>>, ...args: string[]): Ran {
   // the guard only stops a run that should have been refused from hanging the suite; no assertion reads the time
   const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 120_000,
-    env: { ...process.env, JCP_RECORD: '', JCP_TESTEE: '', JCP_TRANSCRIPT: '', JCP_CERT_SEED_HEX: '' },
+    env: { ...process.env, JCP_RECORD: '', JCP_TESTEE: '', JCP_TRANSCRIPT: '', JCP_CERT_SEED_HEX: '', ...vars },
   });
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
@@ -154,6 +159,17 @@ describe('refusals before anything runs', () => {
     expect(expectOneLine(cli('verify-certificate'))).toContain('<certificate>');
     expect(expectOneLine(cli('certify', 'stray'))).toContain('"stray"');
     expect(expectOneLine(cli('reverify', 'one'))).toContain('<transcript>');
+  });
+
+  it("a bad value of the runner's variables (JCP_WORKERS, JCP_MODULE_CACHE) is one line, exit 2, and nothing is written", () => {
+    for (const [name, value, says] of [
+      ['JCP_WORKERS', '0', 'JCP_WORKERS must be a whole number of at least 1'],
+      ['JCP_MODULE_CACHE', 'relative/cache', 'JCP_MODULE_CACHE must be an absolute path'],
+    ] as const) {
+      const report = join(TMP, `bad-${name}`);
+      expect(expectOneLine(cliWith({ [name]: value }, 'certify', '--classes', 'C10', '--report', report))).toContain(says);
+      expect(existsSync(report)).toBe(false);
+    }
   });
 });
 
