@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bytesEqual, concatBytes } from '../bytes.ts';
 import { encodeCanonical, type CborValue } from '../cbor/index.ts';
 import { isJcpError } from '../errors.ts';
@@ -33,13 +33,19 @@ const BODIES = [
 ];
 const NEXT = { kind: 'decision', key: KEY, verdict: 'allow', note: 'the append a crash interrupts' };
 
-/** The acknowledged record: every body appended (fsync'd and anchored) through openRecord; its bytes and its anchor's. */
+/**
+ * The acknowledged record: every body appended (fsync'd and anchored) through openRecord; its bytes and its anchor's.
+ * Made before the first test that needs it, not in beforeAll: run outside every test, the record code it reaches would
+ * count as static to Stryker (tested only by reloading every test file).
+ */
 let good: Uint8Array;
 let anchor: Uint8Array;
 let offsets: number[];
 let headerEnd: number;
 let acknowledged: Uint8Array[];
-beforeAll(() => {
+let made = false;
+beforeEach(() => {
+  if (made) return;
   const p = path.join(dir, 'source.rec');
   const r = openRecord({ path: p, holder: 'writer', recordId: RECORD_ID });
   for (const b of BODIES) r.append(b);
@@ -57,6 +63,7 @@ beforeAll(() => {
   }
   acknowledged = again.entries.map((e) => encodeCanonical(e));
   again.close();
+  made = true;
 });
 
 type Outcome = { readonly refused: string; readonly offset?: number; readonly message: string } | { readonly opened: readonly CborValue[]; readonly torn: TornTail | undefined; readonly sizeAfter: number };

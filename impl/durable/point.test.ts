@@ -36,6 +36,14 @@ function recorded(d: ReturnType<ReturnType<typeof open>['decide']>): RecordedDec
   return d;
 }
 
+describe('the fixtures (./_fixtures.ts)', () => {
+  it('the written-out ids are the ids of the grants and the tool they stand for', () => {
+    expect(ROOT_ID).toBe(grantId(rootGrant.grant));
+    expect(CHILD_ID).toBe(grantId(childGrant.grant));
+    expect(TOOL).toBe(contentId({ resource: 'tool:search' }));
+  });
+});
+
 describe('durable point', () => {
   it('records each decision before returning it, and a restart re-establishes the spend (ancestors included)', () => {
     const p = tmpRecord();

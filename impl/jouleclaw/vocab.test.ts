@@ -1,6 +1,7 @@
 // jouleclaw §13: the v1 context expands a receipt into the triples §13 names; the ontology declares the PROV-O
 // alignment §13 lists and every property the context maps; the signed core never holds @context.
 import { describe, expect, it } from 'vitest';
+import { lazyKey } from '../_test-support.ts';
 import { decodeCanonical } from '../cbor/index.ts';
 import { decodeSign1 } from '../cose/sign1.ts';
 import { deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
@@ -9,7 +10,7 @@ import { JC_NS, VOCAB_CONTEXT_URL, jsonLdQuads, sealCascadeReceiptLd, signedCore
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const SUBCLASS = 'http://www.w3.org/2000/01/rdf-schema#subClassOf';
 const PROV = 'http://www.w3.org/ns/prov#';
-const steward = keyPairFromSeed(deriveSeed('steward'));
+const steward = lazyKey('steward');
 
 const receipt = {
   '@context': VOCAB_CONTEXT_URL,
