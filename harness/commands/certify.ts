@@ -25,7 +25,7 @@ import type { KeyPair } from '../oracle.ts';
 import { DEEP_RUNS, DEFAULT_RUNS } from '../property/runs.ts';
 import { prepareTranscriptFolder, transcriptFolderOf } from '../transcript/certify.ts';
 import { parseClassList } from './classes.ts';
-import { CERTIFICATE_FILE } from './files.ts';
+import { CERTIFICATE_FILE, digestFile, RECORD_FILE } from './files.ts';
 import { Progress } from './progress.ts';
 import { checkFolderPath, CliError, fsCode } from './errors.ts';
 import { has, str, type Parsed } from './options.ts';
@@ -33,7 +33,6 @@ import { has, str, type Parsed } from './options.ts';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 
-export { CERTIFICATE_FILE };
 
 /** vitest's command-line entry, found by module resolution (so a hoisted node_modules works too). */
 function vitestBin(): string {
@@ -142,7 +141,7 @@ export const RUNNER_LOG = 'runner.log';
  */
 export function removeStaleReports(dir: string): string[] {
   const removed: string[] = [];
-  for (const f of ['tests.jsonl', 'record.jsonl', 'junit.xml', 'summary.md', PAGE_FILE, BADGE_FILE, CERTIFICATE_FILE, RUNNER_LOG, join('allure-report', 'index.html')]) {
+  for (const f of ['tests.jsonl', RECORD_FILE, 'junit.xml', 'summary.md', PAGE_FILE, BADGE_FILE, CERTIFICATE_FILE, RUNNER_LOG, join('allure-report', 'index.html')]) {
     const p = join(dir, f);
     if (existsSync(p) && statSync(p).isFile()) {
       rmSync(p);
@@ -213,7 +212,7 @@ function shardOf(a: Parsed, endpoint: boolean): { index: number; count: number }
 }
 
 /** The published vector packs the run replays (vectors/conformance/v1/*.json), each with the blake3 of its bytes. */
-function vectorPacks(digestFile: (path: string) => string): Array<{ name: string; digest: string }> {
+function vectorPacks(): Array<{ name: string; digest: string }> {
   const dir = join(ROOT, 'vectors', 'conformance', 'v1');
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
@@ -243,13 +242,13 @@ export async function certify(a: Parsed): Promise<number> {
   const expectations = expectationsOf(expPath, updating);
   const shard = shardOf(a, endpoint !== undefined);
   const transcriptDir = transcriptFolderOf(has(a, 'transcript'), str(a, 'transcript'), reportDir);
-  certSeedHex();
+  certSeedHex(); // checked here; the key itself is made once every check has passed
   const runnerProblem = workersProblem() ?? moduleCacheProblem();
   if (runnerProblem) throw new CliError('bad-value', runnerProblem);
 
   // what a run needs beyond its checks is loaded once they have passed, so a refused command line answers at once
   const certKey = await certifyingKey();
-  const { concludeRun, digestFile, noCertificate } = await import('./conclude.ts');
+  const { concludeRun, noCertificate } = await import('./conclude.ts');
   const transport = endpoint
     ? (await import('../drivers/wire.ts')).wireTransport(endpoint)
     : testee
@@ -274,7 +273,7 @@ export async function certify(a: Parsed): Promise<number> {
       started_at: new Date().toISOString(),
     };
     const footer: Footer = { type: 'footer', counts: {}, unexpected: 1, expectation_problems: { unmatched: [], tooBroad: [] }, finished_at: new Date().toISOString(), complete: false };
-    writeFileSync(join(reportDir, 'record.jsonl'), [failed, line, { type: 'no-certificate', reasons: [what] }, footer].map((x) => JSON.stringify(x)).join('\n') + '\n');
+    writeFileSync(join(reportDir, RECORD_FILE), [failed, line, { type: 'no-certificate', reasons: [what] }, footer].map((x) => JSON.stringify(x)).join('\n') + '\n');
     writeFileSync(join(reportDir, 'summary.md'), `${summary}\nNo test was run and no certificate was issued.\n`);
     noCertificate(reportDir, [what]);
     console.log(`no test was run; report in ${reportDir}: record.jsonl, summary.md`);
@@ -382,7 +381,7 @@ export async function certify(a: Parsed): Promise<number> {
     protocol: PROTOCOL_VERSION,
     testee: { ...info, driver },
     digests,
-    vector_packs: vectorPacks(digestFile),
+    vector_packs: vectorPacks(),
     seed,
     property_runs,
     classes_requested: classes ?? 'all',

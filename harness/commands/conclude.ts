@@ -15,7 +15,6 @@ import type { KeyPair } from '../oracle.ts';
 import { foldTranscript } from '../transcript/certify.ts';
 import { CERTIFICATE_FILE, digestFile, RECORD_FILE } from './files.ts';
 
-export { CERTIFICATE_FILE, digestFile, RECORD_FILE } from './files.ts';
 
 /** `s` on one line, cut for the terminal at `max` characters (the record keeps it whole). */
 function oneLine(s: string, max = 240): string {

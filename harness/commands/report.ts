@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CliError, fsCode } from './errors.ts';
+import { RECORD_FILE } from './files.ts';
 import { has, type Parsed } from './options.ts';
 
 /** The folder, inside the report folder, the HTML report is written to. */
@@ -28,7 +29,7 @@ export function allureResultsOf(dir: string): string {
 
 /** The report's title: the testee the record names, when the record is there. */
 function reportName(dir: string): string {
-  const path = join(dir, 'record.jsonl');
+  const path = join(dir, RECORD_FILE);
   try {
     const h = JSON.parse(readFileSync(path, 'utf8').split('\n', 1)[0] ?? '') as { type?: string; testee?: { name?: string; version?: string } };
     if (h.type === 'header' && h.testee?.name) return `JCP conformance: ${h.testee.name} ${h.testee.version ?? ''}`.trim();

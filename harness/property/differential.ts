@@ -274,7 +274,6 @@ export function sequences(prop: DifferentialProperty): fc.Arbitrary<Op[]> {
   return fc.tuple(first, fc.array(prop.ops, { minLength: 0, maxLength: MAX_OPS - 1 })).map(([m, rest]) => [m, ...rest]);
 }
 
-export { DEEP_RUNS, DEFAULT_RUNS } from './runs.ts';
 export const MAX_OPS = 12;
 
 /** Sequences per property for this run: JCP_PROPERTY_RUNS (certify --property-runs N, --deep), else DEFAULT_RUNS. */

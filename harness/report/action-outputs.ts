@@ -5,11 +5,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CERTIFICATE_FILE, RECORD_FILE } from '../commands/files.ts';
 import { verifyCertificate } from './certificate.ts';
 import type { Footer } from './record.ts';
 
-/** The certificate certify writes into its report folder (harness/commands/certify.ts CERTIFICATE_FILE). */
-const CERTIFICATE_FILE = 'certificate.cose';
 
 /**
  * The run in one word. PASS: certify exited 0 and every class the testee claims that the run tested is PASS. PARTIAL:
@@ -44,7 +43,7 @@ function readFooter(recordPath: string): Footer | undefined {
 /** The outputs of a certify run that wrote into `reportDir` and exited with `exitStatus`. */
 export function actionOutputs(reportDir: string, exitStatus: number): ActionOutputs {
   const report = resolve(reportDir);
-  const footer = readFooter(join(report, 'record.jsonl'));
+  const footer = readFooter(join(report, RECORD_FILE));
   const certPath = join(report, CERTIFICATE_FILE);
   // the verdicts as a verifier of the certificate reads them, under whichever key signed it
   const verdicts = existsSync(certPath) ? verifyCertificate(new Uint8Array(readFileSync(certPath))).verdicts : undefined;

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { Implementation } from '../implementation.ts';
 import { inProcessTransport } from '../drivers/in-process.ts';
 import { testeeTransport } from '../drivers/testee.ts';
-import { DEFAULT_RUNS, PROPERTIES, PROPERTY_NAMES, runProperty, type PropertyName } from '../property/differential.ts';
+import { PROPERTIES, PROPERTY_NAMES, runProperty, type PropertyName } from '../property/differential.ts';
+import { DEFAULT_RUNS } from '../property/runs.ts';
 import { loadPacks, replayVector } from '../../vectors/replay.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
