@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import WeightedSequencer from './scripts/weighted-sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -11,6 +12,8 @@ export default defineConfig({
     // vitest's default is one worker fewer than the cores: a single worker on the 2-core machines CI runs on, where the
     // self-tests spend most of their time waiting on the subprocess runs they start. Two workers at least.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // the longest files first, by the measured weights where vitest has no cache (scripts/weighted-sequencer.ts)
+    sequence: { sequencer: WeightedSequencer },
     projects: [
       {
         extends: true,
@@ -32,7 +35,7 @@ export default defineConfig({
           // endpoints in subprocesses, set variables of their own and build bundles
           include: ['harness/self/**/*.test.ts', 'mutation/**/*.test.ts'],
           // the certify runs several self-test files read, each made once (harness/self/shared-runs.ts)
-          globalSetup: ['harness/self/shared-runs.setup.ts'],
+          globalSetup: ['harness/self/shared-runs.setup.ts', 'harness/self/compiled-cli.setup.ts'],
           // their hooks pack and install the product, and remove installed trees: on a shared 2-core machine a
           // recursive removal of one can pass vitest's 10 s default
           hookTimeout: 120_000,

@@ -471,15 +471,21 @@ const intArb: fc.Arbitrary<number | bigint> = fc.oneof(
   fc.maxSafeInteger(),
   fc.bigInt({ min: -U64, max: U64 - 1n }),
 );
-const textArb: fc.Arbitrary<string> = fc.oneof(
-  fc.string({ maxLength: 6 }),
-  fc.string({ unit: 'binary', maxLength: 6 }),
-  fc.string({ unit: 'grapheme', maxLength: 3 }),
-  fc.string({ minLength: 20, maxLength: 30 }),
-  fc.string({ unit: 'binary', minLength: 90, maxLength: 140 }),
-);
+// The text arbitraries are made on first use, inside the properties: `unit: 'binary'` (every code point) costs fast-check
+// about a second of tables when made, which a run whose classes skip these properties should not pay at load.
+let textArbMade: fc.Arbitrary<string> | undefined;
+const textArb = (): fc.Arbitrary<string> =>
+  (textArbMade ??= fc.oneof(
+    fc.string({ maxLength: 6 }),
+    fc.string({ unit: 'binary', maxLength: 6 }),
+    fc.string({ unit: 'grapheme', maxLength: 3 }),
+    fc.string({ minLength: 20, maxLength: 30 }),
+    fc.string({ unit: 'binary', minLength: 90, maxLength: 140 }),
+  ));
 const bytesArb: fc.Arbitrary<Uint8Array> = fc.oneof(fc.uint8Array({ maxLength: 8 }), fc.uint8Array({ minLength: 20, maxLength: 300 }));
-const shortTextArb: fc.Arbitrary<string> = fc.oneof(fc.string({ maxLength: 4 }), fc.string({ unit: 'binary', maxLength: 3 }), fc.string({ minLength: 23, maxLength: 25 }));
+let shortTextArbMade: fc.Arbitrary<string> | undefined;
+const shortTextArb = (): fc.Arbitrary<string> =>
+  (shortTextArbMade ??= fc.oneof(fc.string({ maxLength: 4 }), fc.string({ unit: 'binary', maxLength: 3 }), fc.string({ minLength: 23, maxLength: 25 })));
 const shortBytesArb: fc.Arbitrary<Uint8Array> = fc.uint8Array({ maxLength: 4 });
 const keyId = (k: number | bigint | string): string => (typeof k === 'string' ? `s${k}` : `i${BigInt(k)}`);
 
@@ -489,7 +495,7 @@ const keyId = (k: number | bigint | string): string => (typeof k === 'string' ? 
  * share a major type (unsigned, negative or text), where the readings of jcp/3#open-key-order agree.
  */
 function treeArb(opts: { small?: boolean; textKeys?: boolean; oneKeyType?: boolean } = {}): fc.Arbitrary<CborValue> {
-  const text = opts.small === true ? shortTextArb : textArb;
+  const text = opts.small === true ? shortTextArb() : textArb();
   const bytes = opts.small === true ? shortBytesArb : bytesArb;
   const keys: fc.Arbitrary<number | bigint | string> = opts.textKeys === true ? text : fc.oneof(intArb, text);
   const keyKinds: fc.Arbitrary<number | bigint | string>[] =
@@ -505,8 +511,10 @@ function treeArb(opts: { small?: boolean; textKeys?: boolean; oneKeyType?: boole
   }).value;
 }
 
-const anyTree = treeArb();
-const smallTree = treeArb({ small: true });
+let anyTreeMade: fc.Arbitrary<CborValue> | undefined;
+let smallTreeMade: fc.Arbitrary<CborValue> | undefined;
+const anyTree = (): fc.Arbitrary<CborValue> => (anyTreeMade ??= treeArb());
+const smallTree = (): fc.Arbitrary<CborValue> => (smallTreeMade ??= treeArb({ small: true }));
 /**
  * Trees whose map keys the declared reading of map-key types keeps (integer keys only where it keeps them), each map's
  * keys of one major type, so that their canonical encoding is the same under either reading of key order.
@@ -642,7 +650,7 @@ describe('properties (fast-check, fixed seed)', () => {
     let differ = 0;
     let refusedForKeys = 0;
     await assertProperty(
-      fc.asyncProperty(anyTree, async (x) => {
+      fc.asyncProperty(anyTree(), async (x) => {
         const enc = { 'length-first': encodeInOrder(x, 'length-first'), bytewise: encodeInOrder(x, 'bytewise') };
         expect(toHex(enc['length-first']), 'the reference encoder orders keys length-first').toBe(toHex(encodeCanonical(x)));
         if (toHex(enc['length-first']) === toHex(enc.bytewise)) return;
@@ -687,7 +695,7 @@ describe('properties (fast-check, fixed seed)', () => {
     const tags = tagReading();
     let checked = 0;
     await assertProperty(
-      fc.asyncProperty(smallTree, async (x) => {
+      fc.asyncProperty(smallTree(), async (x) => {
         const b = encodeCanonical(x);
         for (const it of walk(b)) {
           const m = splice(b, it.at, it.end, fromHex('d9d9f7'), b.subarray(it.at, it.end));
@@ -719,7 +727,7 @@ describe('properties (fast-check, fixed seed)', () => {
       fcParams(250),
     );
     await assertProperty(
-      fc.asyncProperty(anyTree, fc.nat(), fc.integer({ min: 0, max: 255 }), async (x, at, byte) => {
+      fc.asyncProperty(anyTree(), fc.nat(), fc.integer({ min: 0, max: 255 }), async (x, at, byte) => {
         const b = encodeCanonical(x);
         const m = b.slice();
         m[at % m.length] = byte;

@@ -10,6 +10,7 @@ import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { actionOutputs, outputLines } from '../report/action-outputs.ts';
+import { cliPath } from './cli.ts';
 import { developmentKey, sealCertificate, verifyCertificate, type CertificatePayload } from '../report/certificate.ts';
 import { evaluate, stepRuns, type Contexts } from './action-expressions.ts';
 import { compositeAction, runAction, type ActionRun, type ActionStep, type RunnerSetting } from './action-runner.ts';
@@ -23,7 +24,7 @@ afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
 /** The outputs the README documents and adopters read. */
 const OUTPUTS = ['verdict', 'verdicts', 'unexpected', 'report', 'certificate', 'artifact-name'];
-const REFERENCE_TESTEE = `node ${join(ROOT, 'bin', 'jcp-conformance.js')} reference-testee`;
+const REFERENCE_TESTEE = `node ${cliPath()} reference-testee`;
 /** Every string value of the parsed file (its comments left out). */
 const values = (v: YamlValue): string[] => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(values) : Object.values(v).flatMap(values));
 /** Every `steps.<id>.outputs.<name>` the action reads. */

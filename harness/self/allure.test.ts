@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ATTACHMENT_LIMIT, exchangesText, statusOf, suiteOf, transcriptJson } from '../report/allure.ts';
+import { cliPath } from './cli.ts';
 import type { Header } from '../report/record.ts';
 import type { TestLine } from '../report/record-reporter.ts';
 import { CHROMIUM_REQUIRED, dumpDom, findChromium, screenshot, visibleText } from './chromium.ts';
@@ -36,7 +37,7 @@ type Line = TestLine & { readonly unexpected: number };
 
 function cli(args: string[]): { status: number; out: string } {
   // the guard only stops a hung run from hanging the suite; no assertion reads the time
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 300_000, env: { ...process.env, JCP_RECORD: '', JCP_TESTEE: '', JCP_TRANSCRIPT: '' } });
+  const r = spawnSync(process.execPath, [cliPath(), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 300_000, env: { ...process.env, JCP_RECORD: '', JCP_TESTEE: '', JCP_TRANSCRIPT: '' } });
   return { status: r.status ?? -1, out: `${r.stdout}\n${r.stderr}` };
 }
 

@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CertificateError, developmentKey, sealCertificate, verifyCertificate, type CertificatePayload } from '../report/certificate.ts';
+import { cliPath } from './cli.ts';
 import { sampleCertificatePayload } from '../report/certificate-sample.ts';
 import { defaultEd25519, encodeCanonical, signSign1WithHeader, type CborInput } from '../oracle.ts';
 
@@ -38,7 +39,7 @@ function refusal(bytes: Uint8Array): string {
 }
 
 function cli(...args: string[]): { status: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [cliPath(), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 

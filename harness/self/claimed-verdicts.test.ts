@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBundle, bundlePath } from './bundles.ts';
+import { cliPath } from './cli.ts';
 import { awaitAccepting, RESTART_TEST_CLAUSES, SECOND_WRITER_CLAUSES } from '../drivers/wire.ts';
 import { deriveSeed, keyPairFromSeed } from '../oracle.ts';
 import { certificatePayload } from '../report/certificate.ts';
@@ -118,7 +119,7 @@ describe('certify --endpoint without --endpoint-restart', () => {
 
   const certify = (report: string, ...extra: string[]) =>
     // the guard only keeps a hung run from hanging the suite; no assertion reads the time
-    spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), 'certify', '--endpoint', url, '--endpoint-steward', steward, '--endpoint-claims', 'C8', '--report', report, ...extra], {
+    spawnSync(process.execPath, [cliPath(), 'certify', '--endpoint', url, '--endpoint-steward', steward, '--endpoint-claims', 'C8', '--report', report, ...extra], {
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 300_000,
@@ -179,7 +180,7 @@ describe('certify --endpoint with --endpoint-restart', () => {
 
   const certify = (report: string, restart: string, ...extra: string[]) =>
     // the guard only keeps a hung run from hanging the suite; no assertion reads the time
-    spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), 'certify', '--endpoint', `tcp://127.0.0.1:${port}`, '--endpoint-steward', keyPairFromSeed(deriveSeed('steward')).did, '--endpoint-restart', restart, '--report', report, ...extra], {
+    spawnSync(process.execPath, [cliPath(), 'certify', '--endpoint', `tcp://127.0.0.1:${port}`, '--endpoint-steward', keyPairFromSeed(deriveSeed('steward')).did, '--endpoint-restart', restart, '--report', report, ...extra], {
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 300_000,

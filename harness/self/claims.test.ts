@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { externalVectorsDigest } from '../external-vectors.ts';
+import { cliPath } from './cli.ts';
 import { handshakeProblems } from '../implementation.ts';
 import { blake3, toHex } from '../oracle.ts';
 import { classesRequiring, OP_CLASSES } from '../protocol/claims.ts';
@@ -33,7 +34,7 @@ afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 function certify(report: string, ...args: string[]) {
   const env = { ...process.env };
   for (const k of ['JCP_TESTEE', 'JCP_CLASSES', 'JCP_RECORD']) delete env[k];
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), 'certify', ...args, '--report', report], { cwd: ROOT, env, encoding: 'utf8', timeout: 400_000 });
+  const r = spawnSync(process.execPath, [cliPath(), 'certify', ...args, '--report', report], { cwd: ROOT, env, encoding: 'utf8', timeout: 400_000 });
   if (r.error) throw r.error;
   return r;
 }

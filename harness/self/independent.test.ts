@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCertificate } from '../report/certificate.ts';
+import { cliPath } from './cli.ts';
 import type { TestLine } from '../report/record-reporter.ts';
 import { BREAKER_FILES, BREAKERS } from './breakers.ts';
 import { runConformance } from './suite-run.ts';
@@ -34,7 +35,7 @@ const cleanEnv = (): NodeJS.ProcessEnv => {
 describe('an independent implementation is certified on what the spec says', () => {
   it('it PASSes every class it claims, exit 0, its layout and codes shown under the byte contract only', () => {
     const report = join(TMP, 'certify');
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), 'certify', '--testee', `node ${BUNDLE}`, '--report', report], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8', timeout: 400_000 });
+    const r = spawnSync(process.execPath, [cliPath(), 'certify', '--testee', `node ${BUNDLE}`, '--report', report], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8', timeout: 400_000 });
     expect(r.status, r.stdout.slice(-3000)).toBe(0);
     const cert = verifyCertificate(new Uint8Array(readFileSync(join(report, 'certificate.cose'))));
     const notPass = CLAIMED.filter((k) => cert.verdicts[k] !== 'PASS').map((k) => `${k}: ${cert.verdicts[k]}`);

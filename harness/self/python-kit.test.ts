@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testeeTransport } from '../drivers/testee.ts';
+import { cliPath } from './cli.ts';
 import { encodeFrame } from '../protocol/framing.ts';
 import { PROTOCOL_VERSION } from '../protocol/schema.ts';
 import { decodeCanonical, encodeCanonical, fromHex, isJcpError, toHex, type CborValue } from '../oracle.ts';
@@ -32,7 +33,7 @@ const PY = findPython();
 
 /** Runs the CLI's validate command against a Python program of the kit: exit status and everything printed. */
 function validate(program: string): { status: number; out: string } {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), 'validate', '--testee', `${PY} ${join('examples', 'python', program)}`], {
+  const r = spawnSync(process.execPath, [cliPath(), 'validate', '--testee', `${PY} ${join('examples', 'python', program)}`], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 120_000,

@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBundle, variantTestee } from './bundles.ts';
+import { cliPath } from './cli.ts';
 import { deriveSeed, keyPairFromSeed } from '../oracle.ts';
 import { certificatePayload, CertificateError, sealCertificate, verifyCertificate } from '../report/certificate.ts';
 import { expectationsFor, judge, MAX_GLOB_MATCHES } from '../report/expectations.ts';
@@ -99,7 +100,7 @@ describe('certificate', () => {
 });
 
 function cli(args: string[]): { status: number; out: string } {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 300_000, env: { ...process.env, JCP_RECORD: '', JCP_TESTEE: '' } });
+  const r = spawnSync(process.execPath, [cliPath(), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 300_000, env: { ...process.env, JCP_RECORD: '', JCP_TESTEE: '' } });
   return { status: r.status ?? -1, out: `${r.stdout}\n${r.stderr}` };
 }
 

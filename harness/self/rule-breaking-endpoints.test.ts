@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBundle, bundlePath } from './bundles.ts';
+import { cliPath } from './cli.ts';
 import { awaitAccepting } from '../drivers/wire.ts';
 import { deriveSeed, keyPairFromSeed } from '../oracle.ts';
 
@@ -79,7 +80,7 @@ function certify(c: Case, dir: string, url: string, restart: string, second: str
   if (c.restart) args.push('--endpoint-restart', restart);
   if (c.second) args.push('--endpoint-second', second);
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), ...args], {
+    const child = spawn(process.execPath, [cliPath(), ...args], {
       cwd: ROOT,
       env: { ...process.env, JCP_RECORD: '', JCP_TESTEE: '', JCP_TRANSCRIPT: '', JCP_CERT_SEED_HEX: '', JCP_CLASSES: '' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCertificate } from '../report/certificate.ts';
+import { cliPath } from './cli.ts';
 import { judge } from '../report/expectations.ts';
 import type { TestLine } from '../report/record-reporter.ts';
 import { unjudged } from '../commands/merge.ts';
@@ -33,7 +34,7 @@ interface Ran {
 function cli(...args: string[]): Ran {
   // the guard only keeps a hung run from hanging the suite
   const started = Date.now();
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), ...args], {
+  const r = spawnSync(process.execPath, [cliPath(), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 400_000,

@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { buildBundlesNamedIn, variantTestee } from './bundles.ts';
+import { cliPath } from './cli.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -60,7 +61,7 @@ export async function sharedCertify(name: string, args: readonly string[]): Prom
   if (maker) {
     await buildBundlesNamedIn(args.join(' '));
     const startedMs = Date.now();
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), 'certify', ...args, '--report', dir], {
+    const r = spawnSync(process.execPath, [cliPath(), 'certify', ...args, '--report', dir], {
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 600_000,

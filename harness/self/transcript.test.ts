@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CborInput, CborMap, CborValue } from '../../impl/cbor/index.ts';
+import { cliPath } from './cli.ts';
 import { inProcessTransport } from '../drivers/in-process.ts';
 import { alice, bob, nonce, payload, resource, steward } from '../fixtures.ts';
 import { Implementation, TesteeFailure, type Transport } from '../implementation.ts';
@@ -234,7 +235,7 @@ describe('re-judging from the transcript alone', () => {
 });
 
 function cli(args: string[]): { status: number; out: string } {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 600_000, env: { ...process.env, JCP_RECORD: '', JCP_TESTEE: '', JCP_TRANSCRIPT: '' } });
+  const r = spawnSync(process.execPath, [cliPath(), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 600_000, env: { ...process.env, JCP_RECORD: '', JCP_TESTEE: '', JCP_TRANSCRIPT: '' } });
   return { status: r.status ?? -1, out: `${r.stdout}\n${r.stderr}` };
 }
 

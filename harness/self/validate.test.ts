@@ -6,10 +6,11 @@
 // the finding naming the op and the field, names no other op, and exits 1; a testee answering garbage is named as
 // having broken the protocol.
 import { spawnSync } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleCommand, buildBundle, REFERENCE_TESTEE as REFERENCE, variantTestee } from './bundles.ts';
+import { cliPath } from './cli.ts';
 import { OPS } from '../protocol/schema.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -19,7 +20,7 @@ const OP_NAMES = Object.keys(OPS).filter((op) => op !== 'hello');
 
 /** Runs the CLI's validate command against `testee`: exit status and everything printed. */
 function validate(testee: string): { status: number; out: string } {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), 'validate', '--testee', testee], {
+  const r = spawnSync(process.execPath, [cliPath(), 'validate', '--testee', testee], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 120_000,

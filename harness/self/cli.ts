@@ -1,0 +1,20 @@
+// The CLI the self-tests start: the suite compiled for this test run (./compiled-cli.setup.ts), which is what the
+// installed package runs (bin/jcp-conformance.js there loads dist/suite/harness/cli.js). Run outside that setup (one
+// file under another config), the checkout's own bin/jcp-conformance.js, through tsx. cli.test.ts and
+// testee-processes.test.ts start bin/jcp-conformance.js itself, so the checkout's entry stays tested.
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The path of the CLI's entry script, to run with `node`. */
+export function cliPath(): string {
+  let built: string | undefined;
+  try {
+    built = inject('compiledCli');
+  } catch {
+    built = undefined;
+  }
+  return built ?? join(ROOT, 'bin', 'jcp-conformance.js');
+}

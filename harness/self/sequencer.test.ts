@@ -1,0 +1,39 @@
+// scripts/weighted-sequencer.ts, the order npm test runs its files in: longest first by vitest's cached durations,
+// else by the committed weights, unknown files first; a file that failed last time first; projects kept apart.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { TestSpecification, Vitest } from 'vitest/node';
+import WeightedSequencer, { WEIGHTS_FILE } from '../../scripts/weighted-sequencer.ts';
+
+const ROOT = '/repo';
+const weights = (JSON.parse(readFileSync(WEIGHTS_FILE, 'utf8')) as { ms: Record<string, number> }).ms;
+
+/** A sequencer over a stub of vitest whose results cache holds `cached` (key `project:file` → duration, failed). */
+function sequencer(cached: Record<string, { duration: number; failed: boolean }>) {
+  const ctx = { config: { root: ROOT }, cache: { getFileTestResults: (key: string) => cached[key] } } as unknown as Vitest;
+  return new WeightedSequencer(ctx);
+}
+const spec = (project: string, file: string, groupOrder = 0) =>
+  ({ moduleId: join(ROOT, file), project: { name: project, config: { sequence: { groupOrder } } } }) as unknown as TestSpecification;
+const order = async (s: WeightedSequencer, specs: TestSpecification[]) => (await s.sort(specs)).map((x) => `${x.project.name}:${x.moduleId.slice(ROOT.length + 1)}`);
+
+describe('the order of test files', () => {
+  it('with no cache, the committed weights decide: heaviest first, a file they do not name before all', async () => {
+    const named = Object.keys(weights).filter((f) => f.startsWith('harness/self/'));
+    expect(named.length).toBeGreaterThan(3);
+    const [heavy, , light] = [named[0]!, named[1]!, named.at(-1)!];
+    const got = await order(sequencer({}), [spec('self', light), spec('self', 'harness/self/new.test.ts'), spec('self', heavy)]);
+    expect(got).toEqual([`self:harness/self/new.test.ts`, `self:${heavy}`, `self:${light}`]);
+  });
+
+  it("vitest's cached durations come before the weights, and a file that failed last time runs first", async () => {
+    const s = sequencer({ 'self:a.test.ts': { duration: 10, failed: false }, 'self:b.test.ts': { duration: 500, failed: false }, 'self:c.test.ts': { duration: 1, failed: true } });
+    expect(await order(s, [spec('self', 'a.test.ts'), spec('self', 'b.test.ts'), spec('self', 'c.test.ts')])).toEqual(['self:c.test.ts', 'self:b.test.ts', 'self:a.test.ts']);
+  });
+
+  it('keeps projects apart, in group order and then by name, whatever the weights', async () => {
+    const s = sequencer({ 'suite:x.test.ts': { duration: 9_000, failed: false }, 'self:y.test.ts': { duration: 1, failed: false }, 'late:z.test.ts': { duration: 99_000, failed: false } });
+    expect(await order(s, [spec('suite', 'x.test.ts'), spec('late', 'z.test.ts', 1), spec('self', 'y.test.ts')])).toEqual(['self:y.test.ts', 'suite:x.test.ts', 'late:z.test.ts']);
+  });
+});

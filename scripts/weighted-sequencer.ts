@@ -1,0 +1,45 @@
+// vitest's order of test files for `npm test`: the longest first, so that on two cores the last file to finish is a
+// short one, not testees.test.ts started beside an idle core. vitest orders by the durations of the last run it
+// cached (node_modules/.vite/vitest/), and on a fresh clone, with no cache, by file size, which put the two longest
+// self-tests (about 2 min each, under 100 lines) among the last to start. Here a file's weight is its duration in that
+// cache where there is one, else its measured duration in ./file-weights.json (npm run test:weights writes it from an
+// npm test's file times), else it runs first as vitest runs unknown files. As vitest does, a file that failed last
+// time runs first, and projects keep their order.
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** The committed weights: file (relative to the root) → milliseconds, from one measured run of the whole suite. */
+export const WEIGHTS_FILE = join(dirname(fileURLToPath(import.meta.url)), 'file-weights.json');
+
+function committed(): Record<string, number> {
+  try {
+    return (JSON.parse(readFileSync(WEIGHTS_FILE, 'utf8')) as { ms: Record<string, number> }).ms;
+  } catch {
+    return {};
+  }
+}
+
+export default class WeightedSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const weights = committed();
+    const root = this.ctx.config.root;
+    const facts = new Map(
+      files.map((f) => {
+        const rel = relative(root, f.moduleId).replace(/\\/g, '/');
+        const cached = this.ctx.cache.getFileTestResults(`${f.project.name}:${rel}`);
+        return [f, { failed: cached?.failed === true, ms: cached?.duration ?? weights[rel] ?? Infinity }] as const;
+      }),
+    );
+    return [...files].sort((a, b) => {
+      const group = a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder;
+      if (group !== 0) return group;
+      if (a.project.name !== b.project.name) return a.project.name < b.project.name ? -1 : 1;
+      const fa = facts.get(a)!;
+      const fb = facts.get(b)!;
+      if (fa.failed !== fb.failed) return fa.failed ? -1 : 1;
+      return fb.ms - fa.ms;
+    });
+  }
+}
