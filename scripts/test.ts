@@ -1,12 +1,15 @@
-// `npm test`: the phases of the project's test command in order — type-check, every vitest test, the spec-map check,
-// the clause-mutant kill matrix — each with its output as it comes, then a table of the time each took, so a slow CI
-// run shows where its time went. The heavy checks that run as vitest files (packing and installing the product, the
-// page in a real browser, the fuzzers' short run, the endpoint's abuse test) get a line each under vitest, their files'
-// time as vitest counts it (./file-times-reporter.ts; they run beside other files, so those lines overlap and do not
-// add up);
-// `.ci/run` hands its install time in JCP_CI_INSTALL_S. It stops at the first phase that fails (the table says which)
-// and exits with its code.
-import { spawnSync } from 'node:child_process';
+// `npm test`: the phases of the project's test command — type-check, every vitest test, the spec-map check, the
+// clause-mutant kill matrix — then a table of the time each took, so a slow CI run shows where its time went. vitest
+// runs with its output as it comes; beside it, one after another, run tsc, the spec-map check and the kill matrix (with
+// one worker: vitest's self-tests spend much of their time waiting on the subprocesses they start, and the matrix fills
+// that time, where after vitest it cost 2 to 3 minutes of its own). Their output is held and printed, in order, when
+// vitest has ended (live from then on). JCP_TEST_SERIAL=1 runs the four one after another instead, each with its
+// output as it comes. The heavy checks that run as vitest files (packing and installing the product, the page in a
+// real browser, the fuzzers' short run, the endpoint's abuse test) get a line each under vitest, their files' time as
+// vitest counts it (./file-times-reporter.ts; they run beside other files, so those lines overlap and do not add up);
+// `.ci/run` hands its install time in JCP_CI_INSTALL_S. A lane stops at its first phase that fails (the table says
+// which), and npm test exits with the code of the first failed phase in the order above.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -19,12 +22,14 @@ const TMP = mkdtempSync(join(tmpdir(), 'jcp-npm-test-'));
 const FILE_TIMES = join(TMP, 'file-times.jsonl');
 // vitest's own reporters as it would choose them (github-actions beside the default on a GitHub runner), and ours
 const reporters = ['--reporter=default', ...(process.env['GITHUB_ACTIONS'] === 'true' ? ['--reporter=github-actions'] : []), `--reporter=${join(ROOT, 'scripts', 'file-times-reporter.ts')}`];
-const PHASES: ReadonlyArray<{ readonly name: string; readonly args: readonly string[] }> = [
+const PHASES: ReadonlyArray<{ readonly name: string; readonly args: readonly string[]; readonly besideArgs?: readonly string[] }> = [
   { name: 'type-check (tsc)', args: [bin('typescript', 'bin/tsc'), '-p', '.'] },
   { name: 'vitest (every test)', args: [bin('vitest', 'vitest.mjs'), 'run', ...reporters] },
   { name: 'spec-map check', args: [bin('tsx', 'dist/cli.mjs'), 'scripts/spec-map-check.ts'] },
-  { name: 'kill matrix', args: [bin('tsx', 'dist/cli.mjs'), 'mutation/matrix.ts'] },
+  { name: 'kill matrix', args: [bin('tsx', 'dist/cli.mjs'), 'mutation/matrix.ts'], besideArgs: [bin('tsx', 'dist/cli.mjs'), 'mutation/matrix.ts', '--pool', '1'] },
 ];
+const VITEST = PHASES[1]!;
+const SERIAL = process.env['JCP_TEST_SERIAL'] === '1';
 
 /** The heavy checks inside the vitest phase, by the file that runs each. */
 const INSIDE_VITEST: ReadonlyArray<readonly [string, string]> = [
@@ -34,7 +39,6 @@ const INSIDE_VITEST: ReadonlyArray<readonly [string, string]> = [
   ['endpoint abuse', 'impl/wire/abuse.test.ts'],
 ];
 
-const rows: string[] = [];
 const clock = (ms: number) => {
   const s = Math.round(ms / 1000); // rounded once, so 719.6 s reads 12 min 00 s, never 11 min 60 s
   return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
@@ -50,25 +54,90 @@ function insideVitest(): string[] {
   });
 }
 
-const install = process.env['JCP_CI_INSTALL_S'];
-if (install !== undefined && /^\d+$/.test(install)) rows.push(`  ${'install (.ci/run)'.padEnd(22)} ${clock(Number(install) * 1000).padStart(12)}  done`);
-const t0 = Date.now();
-let failed: { name: string; code: number } | undefined;
-let ran = 0;
-for (const p of PHASES) {
-  ran++;
+/** One phase's outcome: its exit code (null when it did not run) and its wall time. */
+interface Outcome {
+  readonly code: number | null;
+  readonly ms: number;
+}
+const env = { ...process.env, JCP_FILE_TIMES: FILE_TIMES };
+
+function runInherit(args: readonly string[]): Outcome {
   const start = Date.now();
-  const r = spawnSync(process.execPath, p.args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, JCP_FILE_TIMES: FILE_TIMES } });
-  const code = r.status ?? 1;
-  rows.push(`  ${p.name.padEnd(22)} ${clock(Date.now() - start).padStart(12)}  ${code === 0 ? 'passed' : `FAILED (exit ${r.signal ?? code})`}`);
-  if (p.name.startsWith('vitest')) rows.push(...insideVitest());
-  if (code !== 0) {
-    failed = { name: p.name, code };
-    break;
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit', env });
+  return { code: r.status ?? 1, ms: Date.now() - start };
+}
+
+/** Output held while vitest runs, then printed; live once `live` is set. */
+class Held {
+  private chunks: Buffer[] = [];
+  private isLive = false;
+  write(b: Buffer): void {
+    if (this.isLive) process.stdout.write(b);
+    else this.chunks.push(b);
+  }
+  live(): void {
+    for (const c of this.chunks) process.stdout.write(c);
+    this.chunks = [];
+    this.isLive = true;
   }
 }
-const skipped = PHASES.slice(ran).map((p) => `  ${p.name.padEnd(22)} ${'—'.padStart(12)}  not run`);
-console.log(`\nnpm test: time per phase (wall clock, this machine)\n${[...rows, ...skipped].join('\n')}\n  ${'total (npm test)'.padEnd(22)} ${clock(Date.now() - t0).padStart(12)}`);
+
+function runHeld(args: readonly string[], out: Held): Promise<Outcome> {
+  const start = Date.now();
+  return new Promise((res) => {
+    const c = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
+    c.stdout.on('data', (b: Buffer) => out.write(b));
+    c.stderr.on('data', (b: Buffer) => out.write(b));
+    c.on('error', (e) => {
+      out.write(Buffer.from(`${e.message}\n`));
+      res({ code: 1, ms: Date.now() - start });
+    });
+    c.on('close', (code) => res({ code: code ?? 1, ms: Date.now() - start }));
+  });
+}
+
+const t0 = Date.now();
+const outcomes = new Map<string, Outcome>();
+if (SERIAL) {
+  for (const p of PHASES) {
+    const o = runInherit(p.args);
+    outcomes.set(p.name, o);
+    if (o.code !== 0) break;
+  }
+} else {
+  const others = PHASES.filter((p) => p !== VITEST);
+  const held = new Held();
+  console.log(`npm test: vitest runs with ${others.map((p) => p.name).join(', ')} beside it, one after another; their output follows vitest's`);
+  const lane = (async () => {
+    for (const p of others) {
+      held.write(Buffer.from(`\n── ${p.name} ──\n`));
+      const o = await runHeld(p.besideArgs ?? p.args, held);
+      outcomes.set(p.name, o);
+      if (o.code !== 0) break;
+    }
+  })();
+  const v = await new Promise<Outcome>((res) => {
+    const start = Date.now();
+    const c = spawn(process.execPath, VITEST.args, { cwd: ROOT, stdio: 'inherit', env });
+    c.on('error', () => res({ code: 1, ms: Date.now() - start }));
+    c.on('close', (code) => res({ code: code ?? 1, ms: Date.now() - start }));
+  });
+  outcomes.set(VITEST.name, v);
+  held.live();
+  await lane;
+}
+
+const rows: string[] = [];
+const install = process.env['JCP_CI_INSTALL_S'];
+if (install !== undefined && /^\d+$/.test(install)) rows.push(`  ${'install (.ci/run)'.padEnd(22)} ${clock(Number(install) * 1000).padStart(12)}  done`);
+for (const p of PHASES) {
+  const o = outcomes.get(p.name);
+  const where = SERIAL || p === VITEST ? '' : ' (beside vitest)';
+  rows.push(o ? `  ${p.name.padEnd(22)} ${clock(o.ms).padStart(12)}  ${o.code === 0 ? 'passed' : `FAILED (exit ${o.code})`}${where}` : `  ${p.name.padEnd(22)} ${'—'.padStart(12)}  not run`);
+  if (p === VITEST && o) rows.push(...insideVitest());
+}
+const failed = PHASES.find((p) => { const o = outcomes.get(p.name); return o !== undefined && o.code !== 0; });
+console.log(`\nnpm test: time per phase (wall clock, this machine)\n${rows.join('\n')}\n  ${'total (npm test)'.padEnd(22)} ${clock(Date.now() - t0).padStart(12)}`);
 if (failed) console.log(`✗ ${failed.name} failed`);
 rmSync(TMP, { recursive: true, force: true });
-process.exit(failed ? failed.code : 0);
+process.exit(failed ? (outcomes.get(failed.name)!.code ?? 1) : 0);
