@@ -341,7 +341,7 @@ export async function certify(a: Parsed): Promise<number> {
       'run',
       `--config=${join(ROOT, 'harness', built('certify.vitest.config.ts'))}`,
       // the suite is the runner's root; its working folder is the one certify was started in, so that a testee, restart
-      // or second-instance command naming a relative path (\`--testee "python3 my_testee.py"\`) finds it there, installed
+      // or second-instance command naming a relative path (--testee "python3 my_testee.py") finds it there, installed
       // as in a checkout
       `--root=${ROOT}`,
       // compiled, the config is plain JavaScript: loaded as it is, with no bundled copy written beside it; and no
