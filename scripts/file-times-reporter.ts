@@ -1,7 +1,7 @@
 // A vitest reporter for `npm test` (scripts/test.ts): at the end of the run, each test file's time as vitest's own
 // reporter prints it (its hooks and tests, from the first to the last: what the file cost the run) and its state, one
 // JSON object per line, to the file named by $JCP_FILE_TIMES. It prints nothing.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
 
@@ -10,6 +10,11 @@ export interface FileTime {
   readonly file: string;
   readonly ms: number;
   readonly state: string;
+}
+
+/** The lines a run wrote to `path` (throws where the file cannot be read or a line is not JSON). */
+export function readFileTimes(path: string): FileTime[] {
+  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as FileTime);
 }
 
 export default class FileTimesReporter implements Reporter {

@@ -1,8 +1,8 @@
 // `npm run test:weights -- <file-times.jsonl>`: writes ./file-weights.json, the order ./weighted-sequencer.ts runs
 // test files in on a machine with no vitest cache, from the file times of one whole run (JCP_FILE_TIMES=<file> npm
 // test, or vitest run with --reporter=./scripts/file-times-reporter.ts). Stale weights cost time, never a result.
-import { readFileSync, writeFileSync } from 'node:fs';
-import type { FileTime } from './file-times-reporter.ts';
+import { writeFileSync } from 'node:fs';
+import { readFileTimes, type FileTime } from './file-times-reporter.ts';
 import { WEIGHTS_FILE } from './weighted-sequencer.ts';
 
 const from = process.argv[2];
@@ -12,7 +12,7 @@ if (!from) {
 }
 let lines: FileTime[];
 try {
-  lines = readFileSync(from, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as FileTime);
+  lines = readFileTimes(from);
 } catch (e) {
   console.error(`test:weights: cannot read ${from}: ${e instanceof Error ? e.message : String(e)}`);
   process.exit(2);

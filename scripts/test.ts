@@ -9,12 +9,12 @@
 // vitest counts it (./file-times-reporter.ts; they run beside other files, so those lines overlap and do not add up);
 // `.ci/run` hands its install time in JCP_CI_INSTALL_S. A lane stops at its first phase that fails (the table says
 // which), and npm test exits with the code of the first failed phase in the order above.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FileTime } from './file-times-reporter.ts';
+import { readFileTimes } from './file-times-reporter.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (pkg: string, file: string) => join(ROOT, 'node_modules', pkg, file);
@@ -22,11 +22,12 @@ const TMP = mkdtempSync(join(tmpdir(), 'jcp-npm-test-'));
 const FILE_TIMES = join(TMP, 'file-times.jsonl');
 // vitest's own reporters as it would choose them (github-actions beside the default on a GitHub runner), and ours
 const reporters = ['--reporter=default', ...(process.env['GITHUB_ACTIONS'] === 'true' ? ['--reporter=github-actions'] : []), `--reporter=${join(ROOT, 'scripts', 'file-times-reporter.ts')}`];
-const PHASES: ReadonlyArray<{ readonly name: string; readonly args: readonly string[]; readonly besideArgs?: readonly string[] }> = [
+/** Each phase's command, and `besideVitest`: what it adds to it when it runs beside vitest. */
+const PHASES: ReadonlyArray<{ readonly name: string; readonly args: readonly string[]; readonly besideVitest?: readonly string[] }> = [
   { name: 'type-check (tsc)', args: [bin('typescript', 'bin/tsc'), '-p', '.'] },
   { name: 'vitest (every test)', args: [bin('vitest', 'vitest.mjs'), 'run', ...reporters] },
   { name: 'spec-map check', args: [bin('tsx', 'dist/cli.mjs'), 'scripts/spec-map-check.ts'] },
-  { name: 'kill matrix', args: [bin('tsx', 'dist/cli.mjs'), 'mutation/matrix.ts'], besideArgs: [bin('tsx', 'dist/cli.mjs'), 'mutation/matrix.ts', '--pool', '1'] },
+  { name: 'kill matrix', args: [bin('tsx', 'dist/cli.mjs'), 'mutation/matrix.ts'], besideVitest: ['--pool', '1'] },
 ];
 const VITEST = PHASES[1]!;
 const SERIAL = process.env['JCP_TEST_SERIAL'] === '1';
@@ -46,7 +47,7 @@ const clock = (ms: number) => {
 /** A line per heavy check inside the vitest run: its file's time and state, from ./file-times-reporter.ts. */
 function insideVitest(): string[] {
   if (!existsSync(FILE_TIMES)) return ['    (vitest wrote no file times: no lines for the checks inside it)'];
-  const files = readFileSync(FILE_TIMES, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as FileTime);
+  const files = readFileTimes(FILE_TIMES);
   return INSIDE_VITEST.map(([name, file]) => {
     const f = files.find((x) => x.file === file);
     const label = `  └ ${name}`.padEnd(24);
@@ -54,18 +55,13 @@ function insideVitest(): string[] {
   });
 }
 
-/** One phase's outcome: its exit code (null when it did not run) and its wall time. */
+/** One phase's outcome: its exit code (or the signal that ended it) and its wall time. */
 interface Outcome {
-  readonly code: number | null;
+  readonly code: number;
+  readonly signal: string | null;
   readonly ms: number;
 }
 const env = { ...process.env, JCP_FILE_TIMES: FILE_TIMES };
-
-function runInherit(args: readonly string[]): Outcome {
-  const start = Date.now();
-  const r = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit', env });
-  return { code: r.status ?? 1, ms: Date.now() - start };
-}
 
 /** Output held while vitest runs, then printed; live once `live` is set. */
 class Held {
@@ -82,49 +78,41 @@ class Held {
   }
 }
 
-function runHeld(args: readonly string[], out: Held): Promise<Outcome> {
+/** Runs one phase to its end, its output straight to this terminal, or into `held`. */
+function runPhase(args: readonly string[], held?: Held): Promise<Outcome> {
   const start = Date.now();
   return new Promise((res) => {
-    const c = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
-    c.stdout.on('data', (b: Buffer) => out.write(b));
-    c.stderr.on('data', (b: Buffer) => out.write(b));
+    const c = spawn(process.execPath, args, { cwd: ROOT, stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit', env });
+    c.stdout?.on('data', (b: Buffer) => held!.write(b));
+    c.stderr?.on('data', (b: Buffer) => held!.write(b));
     c.on('error', (e) => {
-      out.write(Buffer.from(`${e.message}\n`));
-      res({ code: 1, ms: Date.now() - start });
+      (held ?? process.stdout).write(Buffer.from(`${e.message}\n`));
+      res({ code: 1, signal: null, ms: Date.now() - start });
     });
-    c.on('close', (code) => res({ code: code ?? 1, ms: Date.now() - start }));
+    c.on('close', (code, signal) => res({ code: code ?? 1, signal, ms: Date.now() - start }));
   });
 }
 
 const t0 = Date.now();
 const outcomes = new Map<string, Outcome>();
-if (SERIAL) {
-  for (const p of PHASES) {
-    const o = runInherit(p.args);
+/** Runs `phases` one after another, stopping at the first that fails. */
+async function lane(phases: typeof PHASES, held?: Held): Promise<void> {
+  for (const p of phases) {
+    held?.write(Buffer.from(`\n── ${p.name} ──\n`));
+    const o = await runPhase(held ? [...p.args, ...(p.besideVitest ?? [])] : p.args, held);
     outcomes.set(p.name, o);
     if (o.code !== 0) break;
   }
-} else {
+}
+if (SERIAL) await lane(PHASES);
+else {
   const others = PHASES.filter((p) => p !== VITEST);
   const held = new Held();
   console.log(`npm test: vitest runs with ${others.map((p) => p.name).join(', ')} beside it, one after another; their output follows vitest's`);
-  const lane = (async () => {
-    for (const p of others) {
-      held.write(Buffer.from(`\n── ${p.name} ──\n`));
-      const o = await runHeld(p.besideArgs ?? p.args, held);
-      outcomes.set(p.name, o);
-      if (o.code !== 0) break;
-    }
-  })();
-  const v = await new Promise<Outcome>((res) => {
-    const start = Date.now();
-    const c = spawn(process.execPath, VITEST.args, { cwd: ROOT, stdio: 'inherit', env });
-    c.on('error', () => res({ code: 1, ms: Date.now() - start }));
-    c.on('close', (code) => res({ code: code ?? 1, ms: Date.now() - start }));
-  });
-  outcomes.set(VITEST.name, v);
+  const beside = lane(others, held);
+  await lane([VITEST]);
   held.live();
-  await lane;
+  await beside;
 }
 
 const rows: string[] = [];
@@ -133,11 +121,11 @@ if (install !== undefined && /^\d+$/.test(install)) rows.push(`  ${'install (.ci
 for (const p of PHASES) {
   const o = outcomes.get(p.name);
   const where = SERIAL || p === VITEST ? '' : ' (beside vitest)';
-  rows.push(o ? `  ${p.name.padEnd(22)} ${clock(o.ms).padStart(12)}  ${o.code === 0 ? 'passed' : `FAILED (exit ${o.code})`}${where}` : `  ${p.name.padEnd(22)} ${'—'.padStart(12)}  not run`);
+  rows.push(o ? `  ${p.name.padEnd(22)} ${clock(o.ms).padStart(12)}  ${o.code === 0 ? 'passed' : `FAILED (exit ${o.signal ?? o.code})`}${where}` : `  ${p.name.padEnd(22)} ${'—'.padStart(12)}  not run`);
   if (p === VITEST && o) rows.push(...insideVitest());
 }
 const failed = PHASES.find((p) => { const o = outcomes.get(p.name); return o !== undefined && o.code !== 0; });
 console.log(`\nnpm test: time per phase (wall clock, this machine)\n${rows.join('\n')}\n  ${'total (npm test)'.padEnd(22)} ${clock(Date.now() - t0).padStart(12)}`);
 if (failed) console.log(`✗ ${failed.name} failed`);
 rmSync(TMP, { recursive: true, force: true });
-process.exit(failed ? (outcomes.get(failed.name)!.code ?? 1) : 0);
+process.exit(failed ? outcomes.get(failed.name)!.code : 0);

@@ -471,21 +471,24 @@ const intArb: fc.Arbitrary<number | bigint> = fc.oneof(
   fc.maxSafeInteger(),
   fc.bigInt({ min: -U64, max: U64 - 1n }),
 );
+/** `make()` on the first call, the same value after. */
+const memo = <T>(make: () => T): (() => T) => {
+  let made: T | undefined;
+  return () => (made ??= make());
+};
 // The text arbitraries are made on first use, inside the properties: `unit: 'binary'` (every code point) costs fast-check
 // about a second of tables when made, which a run whose classes skip these properties should not pay at load.
-let textArbMade: fc.Arbitrary<string> | undefined;
-const textArb = (): fc.Arbitrary<string> =>
-  (textArbMade ??= fc.oneof(
+const textArb = memo(() =>
+  fc.oneof(
     fc.string({ maxLength: 6 }),
     fc.string({ unit: 'binary', maxLength: 6 }),
     fc.string({ unit: 'grapheme', maxLength: 3 }),
     fc.string({ minLength: 20, maxLength: 30 }),
     fc.string({ unit: 'binary', minLength: 90, maxLength: 140 }),
-  ));
+  ),
+);
 const bytesArb: fc.Arbitrary<Uint8Array> = fc.oneof(fc.uint8Array({ maxLength: 8 }), fc.uint8Array({ minLength: 20, maxLength: 300 }));
-let shortTextArbMade: fc.Arbitrary<string> | undefined;
-const shortTextArb = (): fc.Arbitrary<string> =>
-  (shortTextArbMade ??= fc.oneof(fc.string({ maxLength: 4 }), fc.string({ unit: 'binary', maxLength: 3 }), fc.string({ minLength: 23, maxLength: 25 })));
+const shortTextArb = memo(() => fc.oneof(fc.string({ maxLength: 4 }), fc.string({ unit: 'binary', maxLength: 3 }), fc.string({ minLength: 23, maxLength: 25 })));
 const shortBytesArb: fc.Arbitrary<Uint8Array> = fc.uint8Array({ maxLength: 4 });
 const keyId = (k: number | bigint | string): string => (typeof k === 'string' ? `s${k}` : `i${BigInt(k)}`);
 
@@ -511,10 +514,8 @@ function treeArb(opts: { small?: boolean; textKeys?: boolean; oneKeyType?: boole
   }).value;
 }
 
-let anyTreeMade: fc.Arbitrary<CborValue> | undefined;
-let smallTreeMade: fc.Arbitrary<CborValue> | undefined;
-const anyTree = (): fc.Arbitrary<CborValue> => (anyTreeMade ??= treeArb());
-const smallTree = (): fc.Arbitrary<CborValue> => (smallTreeMade ??= treeArb({ small: true }));
+const anyTree = memo(() => treeArb());
+const smallTree = memo(() => treeArb({ small: true }));
 /**
  * Trees whose map keys the declared reading of map-key types keeps (integer keys only where it keeps them), each map's
  * keys of one major type, so that their canonical encoding is the same under either reading of key order.

@@ -4,17 +4,20 @@
 // testee-processes.test.ts start bin/jcp-conformance.js itself, so the checkout's entry stays tested.
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
+import { inject, type ProvidedContext } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/** What a globalSetup provided under `key`, or undefined where none ran (inject throws outside vitest's workers). */
+export function provided<K extends keyof ProvidedContext>(key: K): ProvidedContext[K] | undefined {
+  try {
+    return inject(key);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The path of the CLI's entry script, to run with `node`. */
 export function cliPath(): string {
-  let built: string | undefined;
-  try {
-    built = inject('compiledCli');
-  } catch {
-    built = undefined;
-  }
-  return built ?? join(ROOT, 'bin', 'jcp-conformance.js');
+  return provided('compiledCli') ?? join(ROOT, 'bin', 'jcp-conformance.js');
 }

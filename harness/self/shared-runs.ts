@@ -9,9 +9,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
 import { buildBundlesNamedIn, variantTestee } from './bundles.ts';
-import { cliPath } from './cli.ts';
+import { cliPath, provided } from './cli.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -35,13 +34,7 @@ export interface SharedRun {
 const DONE = 'shared-run.json';
 
 function base(): string {
-  let b: string | undefined;
-  try {
-    b = inject('sharedRuns');
-  } catch {
-    b = undefined;
-  }
-  return b ?? mkdtempSync(join(tmpdir(), 'jcp-shared-runs-'));
+  return provided('sharedRuns') ?? mkdtempSync(join(tmpdir(), 'jcp-shared-runs-'));
 }
 
 /**
