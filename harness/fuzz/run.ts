@@ -9,7 +9,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROGRESS_EVERY, STARTUP_MS, regressions, type Counts, type WorkerLine } from './lines.ts';
 
-const WORKER = join(dirname(fileURLToPath(import.meta.url)), 'worker.ts');
+// worker.ts beside this module in a checkout, worker.js where the suite is compiled (scripts/build-package.ts)
+const WORKER = join(dirname(fileURLToPath(import.meta.url)), `worker${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`);
 
 /** One finding, with what replays it. */
 export interface Finding {

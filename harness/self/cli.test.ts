@@ -14,6 +14,7 @@ import { parseVerb, verbHelp, VERBS } from '../commands/options.ts';
 import { parseClassList } from '../commands/classes.ts';
 import { CliError } from '../commands/errors.ts';
 import { whyNoCertificate } from '../commands/conclude.ts';
+import { cliPath } from './cli.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-cli-'));
@@ -33,7 +34,7 @@ function cli(...args: string[]): Ran {
 /** {@link cli} with some variables of the environment set. */
 function cliWith(vars: Readonly<Record<string, string>>, ...args: string[]): Ran {
   // the guard only stops a run that should have been refused from hanging the suite; no assertion reads the time
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'jcp-conformance.js'), ...args], {
+  const r = spawnSync(process.execPath, [cliPath(), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 120_000,

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { regressions } from '../fuzz/lines.ts';
 import type { TargetResult } from '../fuzz/run.ts';
 import { TARGETS } from '../fuzz/targets.ts';
+import { suiteEntry } from './cli.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-fuzz-'));
@@ -18,7 +19,7 @@ afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
 function fuzz(out: string, args: string[], env: Record<string, string> = {}) {
   // the guard only keeps a broken runner from hanging the suite; no assertion reads the time
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'scripts', 'fuzz.ts'), '--out', out, ...args], {
+  const r = spawnSync(process.execPath, [...suiteEntry('harness/fuzz/cli.ts'), '--out', out, ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 600_000,
