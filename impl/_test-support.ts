@@ -2,7 +2,7 @@
 import { createEnforcementPoint, type Decision } from './jcp/enforcement-point.ts';
 import { contentId } from './jcp/content-id.ts';
 import { grantId, mintGrant } from './jcp/grant.ts';
-import { isJcpError } from './errors.ts';
+import { isJcpError, type JcpError } from './errors.ts';
 import { deriveSeed, keyPairFromSeed, type KeyPair } from './identity/ed25519.ts';
 
 /** The JcpError code `fn` throws, 'accepted' when it returns, or 'not a JcpError: …' for any other throw. */
@@ -13,6 +13,17 @@ export function codeOf(fn: () => unknown): string {
   } catch (e) {
     return isJcpError(e) ? e.code : `not a JcpError: ${String(e)}`;
   }
+}
+
+/** The JcpError `fn` throws, to read its code, message and detail; anything else thrown, or nothing, fails the test. */
+export function thrown(fn: () => unknown): JcpError {
+  try {
+    fn();
+  } catch (e) {
+    if (isJcpError(e)) return e;
+    throw new Error(`expected a JcpError, got ${String(e)}`, { cause: e });
+  }
+  throw new Error('expected a JcpError, but nothing was thrown');
 }
 
 /** One allowed decision, sealed by the steward 'steward': alice grants bob `call` on a tool, 42 µJ by HwShunt. */

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { decode as cborgDecode } from 'cborg';
 import { describe, expect, it } from 'vitest';
+import { thrown } from '../_test-support.ts';
 import { fromHex, toHex } from '../bytes.ts';
 import { JcpError } from '../errors.ts';
 import {
@@ -39,16 +40,6 @@ function outcome(f: () => unknown): string {
     if (e instanceof JcpError) return e.code;
     return `not a JcpError: ${String(e)}`;
   }
-}
-
-function thrown(f: () => unknown): JcpError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof JcpError) return e;
-    throw new Error(`expected a JcpError, got ${String(e)}`);
-  }
-  throw new Error('expected a JcpError, nothing was thrown');
 }
 
 const hexOf = (v: CborInput, allowTags = false): string => toHex(encodeCanonical(v, { allowTags }));

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toHex } from '../bytes.ts';
-import { JcpError } from '../errors.ts';
+import { thrown } from '../_test-support.ts';
 import { base58btcDecode, base58btcEncode } from './base58.ts';
 import { didFromPublicKey, isDidKey, publicKeyFromDid, type DidKeyFault } from './did-key.ts';
 import { deriveSeed, nodeEd25519 } from './ed25519.ts';
@@ -15,17 +15,6 @@ const fcParams = (runs = 200) => ({
   seed: process.env['FC_SEED'] !== undefined ? Number(process.env['FC_SEED']) : 0x4a4350,
   numRuns: process.env['FC_RUNS'] !== undefined ? Number(process.env['FC_RUNS']) : runs,
 });
-
-/** The JcpError `fn` throws; fails the test when it returns or throws anything else. */
-function thrown(fn: () => unknown): JcpError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof JcpError) return e;
-    throw new Error(`expected a JcpError, got ${String(e)}`, { cause: e });
-  }
-  throw new Error('expected a JcpError, but nothing was thrown');
-}
 
 describe('did:key', () => {
   it('didFromPublicKey and publicKeyFromDid round-trip; every did starts did:key:z6Mk', () => {

@@ -5,8 +5,9 @@
 // harness/self/ed25519-backends.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { thrown } from '../_test-support.ts';
 import { toHex } from '../bytes.ts';
-import { JcpError, type JcpErrorCode } from '../errors.ts';
+import type { JcpErrorCode } from '../errors.ts';
 import { blake3DeriveKey } from '../hash/blake3.ts';
 import { didFromPublicKey, publicKeyFromDid } from './did-key.ts';
 import { SEED_CONTEXT, defaultEd25519, deriveSeed, keyPairFromSeed, nobleEd25519, nodeEd25519, type Ed25519 } from './ed25519.ts';
@@ -20,17 +21,6 @@ const fcParams = (runs: number) => ({
 
 const seedArb = fc.uint8Array({ minLength: 32, maxLength: 32 });
 const messageArb = fc.uint8Array({ maxLength: 300 });
-
-/** The JcpError `fn` throws; fails the test when it returns or throws anything else. */
-function thrown(fn: () => unknown): JcpError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof JcpError) return e;
-    throw new Error(`expected a JcpError, got ${String(e)}`, { cause: e });
-  }
-  throw new Error('expected a JcpError, but nothing was thrown');
-}
 
 function flipBit(b: Uint8Array, bit: number): Uint8Array {
   const out = b.slice();

@@ -3,8 +3,7 @@
 // check the codes through the testee protocol; what an operator reads is checked here). Found missing by a Stryker run
 // over this file (68.9%: the messages, the detail faults, and a verifier that throws were never asserted).
 import { describe, expect, it } from 'vitest';
-import { lazy, lazyKey, TOOL_RESOURCE } from '../_test-support.ts';
-import { JcpError, isJcpError } from '../errors.ts';
+import { lazy, lazyKey, thrown, TOOL_RESOURCE } from '../_test-support.ts';
 import { defaultEd25519, type Ed25519 } from '../identity/ed25519.ts';
 import { grantId, mintGrant } from './grant.ts';
 import { mintRevocation, verifyRevocationAuthority } from './revocation.ts';
@@ -15,17 +14,6 @@ const mallory = lazyKey('mallory');
 const grant = lazy(() => mintGrant(alice, { subject: bob.did, resource: TOOL_RESOURCE, actions: ['call'], budget_uj: 10n, nonce: new Uint8Array(16).fill(4) }).grant);
 const other = lazy(() => mintGrant(alice, { subject: bob.did, resource: TOOL_RESOURCE, actions: ['call'], budget_uj: 11n, nonce: new Uint8Array(16).fill(5) }).grant);
 const NONCE = new Uint8Array(16).fill(9);
-
-/** The JcpError `fn` throws (failing the test when it throws none, or something else). */
-function thrown(fn: () => unknown): JcpError {
-  try {
-    fn();
-  } catch (e) {
-    if (isJcpError(e)) return e;
-    throw new Error(`not a JcpError: ${String(e)}`);
-  }
-  throw new Error('accepted');
-}
 
 describe('verifyRevocationAuthority (jcp §4.3: ids match, revoker = issuer, signature verifies)', () => {
   it('honours the issuer’s own revocation of that grant', () => {

@@ -2,12 +2,14 @@
 // (verdict.ts, §16.4–§16.6) and the canonical JSON the content hash is taken over (contract-json.ts, RFC 8785 reading).
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import type { JcpErrorCode } from '../errors.ts';
+import { codeOf, thrown } from '../_test-support.ts';
 import { canonicalJson } from './contract-json.ts';
 import { contractHash, parseContract } from './contract.ts';
 import { verifyContract, verdictJson } from './verdict.ts';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
 const A = (id: string, priority: string, check: object) => ({ id, title: `t ${id}`, priority, check });
 const contract = (over: object = {}) => ({
   jc_contract: 'contract/1',
@@ -54,6 +56,79 @@ describe('validation contract "contract/1" (jouleclaw §16.1, §16.6 producer)',
     expect(codeOf(() => parseContract({ ...c, assertions: [A('A-1', 'urgent', { kind: 'tool', tool_id: 'x' })], features: [] }))).toBe('ERR_CONTRACT_MALFORMED');
     expect(codeOf(() => parseContract({ ...c, assertions: [A('A-1', 'must_have', { kind: 'vibes' })], features: [] }))).toBe('ERR_CONTRACT_MALFORMED');
     expect(parseContract({ ...c, jc_contract: 'contract/1.1', later: 1 }).assertions).toHaveLength(4);
+  });
+
+  it('names the repeated id and its list, or the feature and the claim the contract does not hold', () => {
+    const c = contract();
+    const cases: [object, JcpErrorCode, object, RegExp][] = [
+      [{ ...c, assertions: [...c.assertions, A('A-2', 'must_have', { kind: 'checker', checker_id: 'z' })] }, 'ERR_CONTRACT_DUPLICATE_ID', { id: 'A-2', list: 'assertions' }, /assertion id "A-2" appears more than once/],
+      [{ ...c, features: [...c.features, { id: 'F-2', title: 'again', claims: [] }] }, 'ERR_CONTRACT_DUPLICATE_ID', { id: 'F-2', list: 'features' }, /feature id "F-2" appears more than once/],
+      [{ ...c, features: [{ id: 'F-9', title: 'x', claims: ['A-1', 'A-404'] }] }, 'ERR_CONTRACT_UNKNOWN_CLAIM', { feature: 'F-9', claim: 'A-404' }, /feature "F-9" claims assertion "A-404", which the contract does not hold/],
+    ];
+    for (const [doc, code, detail, says] of cases) {
+      const e = thrown(() => parseContract(doc));
+      expect([e.code, e.detail]).toEqual([code, detail]);
+      expect(e.message).toMatch(says);
+    }
+  });
+
+  it('says which field of a malformed contract is wrong, by its path, and what it must be', () => {
+    const c = contract();
+    const second = (a: object) => ({ ...c, assertions: [c.assertions[0], a], features: [] });
+    // JSON text: JSON.stringify drops a member whose value is undefined, so the field is absent, not undefined
+    const cases: [unknown, JcpErrorCode, RegExp][] = [
+      ['{"jc_contract":', 'ERR_CONTRACT_MALFORMED', /: contract is not JSON/],
+      ['[1]', 'ERR_CONTRACT_MALFORMED', /: contract must be a JSON object/],
+      [JSON.stringify({ ...c, jc_contract: undefined }), 'ERR_CONTRACT_MALFORMED', /: contract\.jc_contract is missing/],
+      [{ ...c, jc_contract: 'contract/2' }, 'ERR_JC_SCHEMA_UNKNOWN', /: jc_contract "contract\/2" is not contract\/1/],
+      [second(A('A-2', 'urgent', { kind: 'tool', tool_id: 'x' })), 'ERR_CONTRACT_MALFORMED', /: assertions\[1\]\.priority must be one of must_have \| should_have \| nice_to_have, got "urgent"/],
+      [second(A('A-2', 'must_have', { kind: 'vibes' })), 'ERR_CONTRACT_MALFORMED', /: assertions\[1\]\.check\.kind "vibes" is not one of tool, artifact, command, checker/],
+      [second({ id: 'A-2', title: 't', priority: 'must_have' }), 'ERR_CONTRACT_MALFORMED', /: assertions\[1\]\.check must be a JSON object/],
+      [JSON.stringify({ ...c, features: [c.features[0], { ...c.features[1], title: undefined }] }), 'ERR_CONTRACT_MALFORMED', /: features\[1\]\.title is missing/],
+      [{ ...c, acceptance: { block_on_should_have: 'yes' } }, 'ERR_CONTRACT_MALFORMED', /: contract\.acceptance\.block_on_should_have must be a boolean/],
+      [{ ...c, authored_by: 7 }, 'ERR_CONTRACT_MALFORMED', /: contract\.authored_by must be a string/],
+    ];
+    for (const [doc, code, says] of cases) {
+      const e = thrown(() => parseContract(doc));
+      expect(e.code, String(says)).toBe(code);
+      expect(e.message).toMatch(says);
+    }
+    expect(thrown(() => contractHash('{"title":')).message).toMatch(/: contract is not JSON/);
+  });
+
+  it('keeps the optional fields it is given and omits those it is not (§16.1–§16.3)', () => {
+    // authored_by: the did:key of the author (§16.1); this one is the W3C did:key document's example
+    const author = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
+    const c = parseContract(
+      contract({
+        authored_by: author,
+        assertions: [
+          { ...A('A-1', 'must_have', { kind: 'tool', tool_id: 'lint', args_hash: 'x' }), rationale: 'why' },
+          A('A-2', 'should_have', { kind: 'artifact', path: 'p' }),
+          A('A-3', 'nice_to_have', { kind: 'tool', tool_id: 'fmt' }),
+        ],
+        features: [
+          { id: 'F-1', title: 'one', description: 'what', claims: ['A-1'] },
+          { id: 'F-2', title: 'two', claims: ['A-2'] },
+        ],
+      }),
+    );
+    expect(c.authored_by).toBe(author);
+    // toStrictEqual: a member holding undefined is not an omitted member
+    expect(c.assertions).toStrictEqual([
+      { id: 'A-1', title: 't A-1', rationale: 'why', priority: 'must_have', check: { kind: 'tool', tool_id: 'lint', args_hash: 'x' } },
+      { id: 'A-2', title: 't A-2', priority: 'should_have', check: { kind: 'artifact', path: 'p' } },
+      { id: 'A-3', title: 't A-3', priority: 'nice_to_have', check: { kind: 'tool', tool_id: 'fmt' } },
+    ]);
+    expect(c.features).toStrictEqual([
+      { id: 'F-1', title: 'one', description: 'what', claims: ['A-1'] },
+      { id: 'F-2', title: 'two', claims: ['A-2'] },
+    ]);
+  });
+
+  it('reads a contract without authored_by as an unsigned draft: authored_by empty (§16.1)', () => {
+    // §16.1 authored_by: "May be empty for unsigned drafts"
+    expect(parseContract(JSON.stringify({ ...contract(), authored_by: undefined })).authored_by).toBe('');
   });
 });
 

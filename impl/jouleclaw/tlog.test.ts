@@ -3,9 +3,10 @@
 // append (sealed entries only, bounded), and decideAndLog's append before the verdict. The RFC's own SHA-256 test
 // data is replayed in harness/external/merkle-rfc6962.test.ts; the black-box rules in harness/conformance/tlog.test.ts.
 import { describe, expect, it } from 'vitest';
-import { allowedDecision, codeOf, lazy, lazyKey } from '../_test-support.ts';
+import { allowedDecision, codeOf, lazy, lazyKey, thrown } from '../_test-support.ts';
 import { encodeCanonical } from '../cbor/index.ts';
-import { signSign1 } from '../cose/sign1.ts';
+import { decodeSign1, signSign1 } from '../cose/sign1.ts';
+import type { JcpError } from '../errors.ts';
 import { defaultEd25519, deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
 import { contentId } from '../jcp/content-id.ts';
 import { createEnforcementPoint } from '../jcp/enforcement-point.ts';
@@ -41,6 +42,20 @@ function mth(d: readonly Uint8Array[]): Uint8Array {
 }
 
 const sealed = (payload: Uint8Array, key = steward) => signSign1(payload, stewardKid(key.did), key.seed, defaultEd25519());
+
+/** alice's grant to bob of `call` on the tool, 1000 µJ (deterministic: the same grant at every call). */
+function aliceGrant() {
+  const alice = keyPairFromSeed(deriveSeed('alice'));
+  const bob = keyPairFromSeed(deriveSeed('bob'));
+  return mintGrant(alice, { subject: bob.did, resource: contentId({ resource: 'tool:search' }), actions: ['call'], budget_uj: 1000n, nonce: new Uint8Array(16).fill(9) });
+}
+
+/** bob's request for `action` on the tool under {@link aliceGrant}, costing 42 µJ, at `now_s`. */
+function grantRequest(action: string, now_s: bigint) {
+  const sg = aliceGrant();
+  const frame = { kind: 'tool-call', trust: 'control', grant_id: grantId(sg.grant), action, resource: sg.grant.capability.resource, payload_hash: contentId({ payload: 'args' }) } as const;
+  return { frame, chain: [sg], caller: sg.grant.subject, cost: { uj: 42n, provenance: 'HwShunt' as const }, now_s };
+}
 
 describe('tlog-merkle: the RFC 6962 tree', () => {
   const tree = lazy(() => {
@@ -157,10 +172,75 @@ describe('tlog: the log and the append on the verdict\'s path', () => {
       expect(verifyLogInclusion(g.headBytes, steward.did, entries[i]!, BigInt(i), g.proof).size).toBe(BigInt(i + 1));
     });
     const final = encodeTreeHead(log.head(10n));
-    verifyLogConsistency(got[1]!.headBytes, final, steward.did, log.consistencyProof(2));
+    const [h1, h2] = verifyLogConsistency(got[1]!.headBytes, final, steward.did, log.consistencyProof(2));
+    expect([h1.size, h2.size, h2.timestamp]).toEqual([2n, 6n, 10n]);
     expect(codeOf(() => verifyLogConsistency(got[1]!.headBytes, final, steward.did, log.consistencyProof(3)))).toBe('ERR_TLOG_CONSISTENCY_INVALID');
     expect(toHex(log.entry(4))).toBe(toHex(entries[4]!));
     expect(codeOf(() => log.entry(6))).toBe('ERR_BAD_ARGUMENT');
+    expect(thrown(() => log.entry(6)).message).toMatch(/no entry 6 in a log of 6/);
+  });
+
+  it('keeps its own copy of each entry: the bytes given or handed out can change, the log does not', () => {
+    const log = createTransparencyLog({ sealer: steward });
+    const r = sealed(Uint8Array.of(7));
+    const before = toHex(r);
+    log.append(r, 1n);
+    r.fill(0);
+    log.entry(0).fill(0);
+    expect(toHex(log.entry(0))).toBe(before);
+  });
+
+  it('refuses a head timestamp outside 0 … 2^64−1 before the entry goes in', () => {
+    const log = createTransparencyLog({ sealer: steward });
+    for (const t of [-1n, 1n << 64n, 5 as unknown as bigint]) {
+      const e = thrown(() => log.append(sealed(Uint8Array.of(1)), t));
+      expect(e.code).toBe('ERR_BAD_ARGUMENT');
+      expect(e.message).toMatch(/: a head timestamp must be a bigint in 0 … 2\^64−1/);
+      expect(log.size, String(t)).toBe(0);
+      expect(thrown(() => log.head(t)).message).toMatch(/: a head timestamp must be a bigint/);
+    }
+    expect(log.append(sealed(Uint8Array.of(1)), (1n << 64n) - 1n).head.timestamp).toBe((1n << 64n) - 1n);
+  });
+
+  it('refuses a missing sealer key pair, or a capacity that is not a non-negative integer', () => {
+    for (const sealer of [undefined, null, 'steward', { seed: 'x' }]) {
+      const e = thrown(() => createTransparencyLog({ sealer: sealer as never }));
+      expect(e.code).toBe('ERR_BAD_ARGUMENT');
+      expect(e.message).toMatch(/needs the sealer key pair/);
+    }
+    for (const capacity of [-1, 1.5, Number.NaN]) {
+      const e = thrown(() => createTransparencyLog({ sealer: steward, capacity }));
+      expect(e.code).toBe('ERR_BAD_ARGUMENT');
+      expect(e.message).toMatch(new RegExp(`log capacity must be a non-negative integer, got ${String(capacity)}`));
+    }
+  });
+
+  it('takes capacity 0: a log that records nothing and says it is full', () => {
+    const log = createTransparencyLog({ sealer: steward, capacity: 0 });
+    expect(log.canRecord()).toBe(false);
+    const e = thrown(() => log.append(sealed(Uint8Array.of(1)), 1n));
+    expect(e.code).toBe('ERR_TLOG_UNRECORDED');
+    expect(e.message).toMatch(/the log is full \(0 entries\)/);
+  });
+
+  it('says why an entry is foreign: not COSE_Sign1 (the decoder\'s code as cause), or another key\'s', () => {
+    const log = createTransparencyLog({ sealer: steward });
+    const junk = Uint8Array.of(1, 2, 3);
+    const cause = thrown(() => decodeSign1(junk));
+    const e = thrown(() => log.append(junk, 1n));
+    expect([e.code, e.detail, (e.cause as JcpError).code]).toEqual(['ERR_TLOG_ENTRY_FOREIGN', { cause_code: cause.code }, cause.code]);
+    expect(e.message).toMatch(`a log entry must be a receipt sealed as COSE_Sign1 (${cause.code})`);
+    const f = thrown(() => log.append(sealed(Uint8Array.of(1), mallory), 1n));
+    expect(f.code).toBe('ERR_TLOG_ENTRY_FOREIGN');
+    expect(f.message).toMatch(`the receipt is not sealed by this log's key ${steward.did}`);
+  });
+
+  it('lets a failure that is not a refusal (a crashing backend) through as itself', () => {
+    const crashing = { ...defaultEd25519(), verify: (): boolean => { throw new RangeError('backend down'); } };
+    const log = createTransparencyLog({ sealer: steward, backend: crashing });
+    expect(() => log.append(sealed(Uint8Array.of(1)), 1n)).toThrow(RangeError);
+    expect(() => decideAndLog(createEnforcementPoint({ steward }), log, grantRequest('call', 1n))).toThrow(RangeError);
+    expect(log.size).toBe(0);
   });
 
   it('refuses an entry not sealed by its key, and one past its capacity, leaving itself unchanged', () => {
@@ -177,12 +257,8 @@ describe('tlog: the log and the append on the verdict\'s path', () => {
   });
 
   it('decideAndLog records allow and deny alike before answering; refuses unrecorded what it cannot record, debiting nothing', () => {
-    const alice = keyPairFromSeed(deriveSeed('alice'));
-    const bob = keyPairFromSeed(deriveSeed('bob'));
-    const resource = contentId({ resource: 'tool:search' });
-    const sg = mintGrant(alice, { subject: bob.did, resource, actions: ['call'], budget_uj: 1000n, nonce: new Uint8Array(16).fill(9) });
-    const frame = (action: string) => ({ kind: 'tool-call', trust: 'control', grant_id: grantId(sg.grant), action, resource, payload_hash: contentId({ payload: 'args' }) }) as const;
-    const req = (action: string, now_s: bigint) => ({ frame: frame(action), chain: [sg], caller: bob.did, cost: { uj: 42n, provenance: 'HwShunt' as const }, now_s });
+    const sg = aliceGrant();
+    const req = grantRequest;
     const point = createEnforcementPoint({ steward });
     const log = createTransparencyLog({ sealer: steward, capacity: 2 });
     const a = decideAndLog(point, log, req('call', 1n));
@@ -196,6 +272,24 @@ describe('tlog: the log and the append on the verdict\'s path', () => {
     expect(decideAndLog(point, foreign, req('call', 4n))).toMatchObject({ recorded: false, deny_reason: 'unrecorded' });
     expect(foreign.size).toBe(0);
     expect(point.spent(grantId(sg.grant))).toBe(42n);
+  });
+
+  it('decideAndLog says why it refused unrecorded: the log is full, or signs with another key', () => {
+    const point = createEnforcementPoint({ steward });
+    const full = createTransparencyLog({ sealer: steward, capacity: 0 });
+    expect(decideAndLog(point, full, grantRequest('call', 1n))).toMatchObject({ recorded: false, why: expect.stringMatching(/the log is full \(0 entries\)/) });
+    const foreign = createTransparencyLog({ sealer: mallory });
+    const why = `the log signs with ${mallory.did}, not with the point's steward ${steward.did}`;
+    expect(decideAndLog(point, foreign, grantRequest('call', 1n))).toMatchObject({ recorded: false, why: expect.stringContaining(why) });
+  });
+
+  it('decideAndLog throws ERR_TLOG_UNRECORDED when the append fails after the decision (§22.3)', () => {
+    // the point decides at now_s = 2^64, but no head can be signed at that timestamp: the entry cannot go in
+    const log = createTransparencyLog({ sealer: steward });
+    const e = thrown(() => decideAndLog(createEnforcementPoint({ steward }), log, grantRequest('call', 1n << 64n)));
+    expect([e.code, e.detail, (e.cause as JcpError).code]).toEqual(['ERR_TLOG_UNRECORDED', { cause_code: 'ERR_BAD_ARGUMENT' }, 'ERR_BAD_ARGUMENT']);
+    expect(e.message).toMatch(/the allow decision could not be recorded \(ERR_BAD_ARGUMENT\)/);
+    expect(log.size).toBe(0);
   });
 
   it('takes a jcp receipt sealed by its steward as an entry', () => {

@@ -2,7 +2,8 @@
 // per-worker ledger computed from the receipts matches the point's own spend, and a receipt that fails verification
 // is counted, never dropped.
 import { describe, expect, it } from 'vitest';
-import { codeOf, lazy, lazyKey, TOOL_RESOURCE } from '../_test-support.ts';
+import { lazy, lazyKey, thrown, TOOL_RESOURCE } from '../_test-support.ts';
+import { defaultEd25519, type Ed25519 } from '../identity/ed25519.ts';
 import { shard } from '../jcp/attenuate.ts';
 import { contentId } from '../jcp/content-id.ts';
 import { createEnforcementPoint } from '../jcp/enforcement-point.ts';
@@ -20,6 +21,20 @@ const shards = lazy(() => shard(root, bob, [
 ]) as [SignedGrant, SignedGrant], []);
 const c = lazy(() => shards[0]);
 const d = lazy(() => shards[1]);
+
+/** Two allowed calls on carol's shard, sealed by the steward. */
+function twoAllows(): Uint8Array[] {
+  const p = createEnforcementPoint({ steward });
+  return [1n, 2n].map((uj) =>
+    p.decide({
+      frame: { kind: 'tool-call', trust: 'control', grant_id: grantId(c.grant), action: 'call', resource, payload_hash: contentId({ p: String(uj) }) },
+      chain: [root, c],
+      caller: carol.did,
+      cost: { uj, provenance: 'Estimator' },
+      now_s: 1n,
+    }).receipt,
+  );
+}
 
 describe('jcp §8.2 group accounting', () => {
   it('attributes allowed, refused and joules per (grant_id, subject), matching the point ledger; a bad receipt is counted', () => {
@@ -47,8 +62,31 @@ describe('jcp §8.2 group accounting', () => {
     expect(p.spent(grantId(root.grant))).toBe(300n);
   });
 
-  it('refuses a stream that is not an array, or no steward, with ERR_BAD_ARGUMENT', () => {
-    expect(codeOf(() => aggregateReceipts(undefined as never, { steward: steward.did }))).toBe('ERR_BAD_ARGUMENT');
-    expect(codeOf(() => aggregateReceipts([], undefined as never))).toBe('ERR_BAD_ARGUMENT');
+  it('verifies under the backend it is given: under one that verifies nothing every receipt is counted unverified', () => {
+    const s = twoAllows();
+    expect(aggregateReceipts(s, { steward: steward.did }).verified).toBe(2);
+    const rejecting: Ed25519 = { ...defaultEd25519(), verify: () => false };
+    const ledger = aggregateReceipts(s, { steward: steward.did, backend: rejecting });
+    expect([ledger.verified, ledger.unverified, ledger.rows]).toEqual([0, 2, []]);
+    expect(ledger.failures.map((f) => [f.index, f.code])).toEqual([[0, 'ERR_RECEIPT_SIGNATURE_INVALID'], [1, 'ERR_RECEIPT_SIGNATURE_INVALID']]);
+  });
+
+  it('a verifier that fails is not an unverified receipt: its error reaches the caller', () => {
+    // jcp §8.2 counts receipts that fail verification; a backend that cannot verify says nothing about the receipt
+    const failing: Ed25519 = { ...defaultEd25519(), verify: () => { throw new Error('backend failure'); } };
+    expect(() => aggregateReceipts(twoAllows(), { steward: steward.did, backend: failing })).toThrow('backend failure');
+  });
+
+  it('refuses a stream that is not an array, or no steward, with ERR_BAD_ARGUMENT saying what is needed', () => {
+    const cases: [() => unknown, RegExp][] = [
+      [() => aggregateReceipts(undefined as never, { steward: steward.did }), /receipt stream must be an array/],
+      [() => aggregateReceipts([], undefined as never), /needs the steward/],
+      [() => aggregateReceipts([], {} as never), /needs the steward/],
+    ];
+    for (const [fn, message] of cases) {
+      const e = thrown(fn);
+      expect(e.code).toBe('ERR_BAD_ARGUMENT');
+      expect(e.message).toMatch(message);
+    }
   });
 });

@@ -3,13 +3,14 @@
 // counted, and the rebuilt point keeps conserving.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { codeOf, lazy, lazyKey, TOOL_RESOURCE } from '../_test-support.ts';
+import { codeOf, lazy, lazyKey, thrown, TOOL_RESOURCE } from '../_test-support.ts';
+import { defaultEd25519, type Ed25519 } from '../identity/ed25519.ts';
 import { attenuate } from '../jcp/attenuate.ts';
 import { contentId } from '../jcp/content-id.ts';
 import { createEnforcementPoint, type EnforcementPoint } from '../jcp/enforcement-point.ts';
 import { grantId, mintGrant } from '../jcp/grant.ts';
 import type { SignedGrant } from '../jcp/types.ts';
-import { replayInto, replayReceipts } from './replay.ts';
+import { debitedIds, replayInto, replayReceipts } from './replay.ts';
 
 const k = lazyKey;
 const alice = k('alice');
@@ -98,9 +99,49 @@ describe('jcp §8.1 replay', () => {
     );
   });
 
-  it('refuses junk at the boundary with ERR_BAD_ARGUMENT; a junk entry is a counted refusal, not a crash', () => {
-    expect(codeOf(() => replayReceipts('x' as never, { steward: steward.did }))).toBe('ERR_BAD_ARGUMENT');
-    expect(codeOf(() => replayReceipts([], {} as never))).toBe('ERR_BAD_ARGUMENT');
+  it('the ids a receipt debited: none for a deny; chain_ids, root first, for a chained allow; else its grant_id', () => {
+    const p = createEnforcementPoint({ steward });
+    const deny = decide(p, [root, mid, leaf], dave.did, 500n).core;
+    expect(deny.verdict).toBe('deny');
+    // jcp §9 C3: "the denied call is never debited"
+    expect(debitedIds(deny)).toEqual([]);
+    // jcp §8.1: "allow-receipts re-apply their debits to every grant they name, ancestors included"
+    expect(debitedIds(decide(p, [root, mid, leaf], dave.did, 1n).core)).toEqual(ids);
+    expect(debitedIds(decide(p, [root], bob.did, 1n).core)).toEqual([ids[0]]);
+  });
+
+  it('verifies under the backend it is given: one that verifies nothing refuses every receipt and restores nothing', () => {
+    const s = stream(createEnforcementPoint({ steward }));
+    const rejecting: Ed25519 = { ...defaultEd25519(), verify: () => false };
+    const q = createEnforcementPoint({ steward });
+    for (const r of [replayReceipts(s, { steward: steward.did, backend: rejecting }), replayInto(q, s, rejecting)]) {
+      expect([r.verified, r.refused, r.spend.size]).toEqual([0, s.length, 0]);
+      expect(new Set(r.refusals.map((x) => x.code))).toEqual(new Set(['ERR_RECEIPT_SIGNATURE_INVALID']));
+    }
+    for (const id of ids) expect(q.spent(id)).toBe(0n);
+  });
+
+  it('a verifier that fails is not a refused receipt: its error reaches the caller', () => {
+    // jcp §8.2 counts receipts that fail verification; a backend that cannot verify says nothing about the receipt
+    const s = stream(createEnforcementPoint({ steward }));
+    const failing: Ed25519 = { ...defaultEd25519(), verify: () => { throw new Error('backend failure'); } };
+    expect(() => replayReceipts(s, { steward: steward.did, backend: failing })).toThrow('backend failure');
+  });
+
+  it('refuses a stream that is not an array, or no steward, with ERR_BAD_ARGUMENT saying what is needed', () => {
+    const cases: [() => unknown, RegExp][] = [
+      [() => replayReceipts('x' as never, { steward: steward.did }), /receipt stream must be an array/],
+      [() => replayReceipts([], {} as never), /needs the steward/],
+      [() => replayReceipts([], undefined as never), /needs the steward/],
+    ];
+    for (const [fn, message] of cases) {
+      const e = thrown(fn);
+      expect(e.code).toBe('ERR_BAD_ARGUMENT');
+      expect(e.message).toMatch(message);
+    }
+  });
+
+  it('a junk entry is a counted refusal, not a crash; restoreSpend refuses junk with ERR_BAD_ARGUMENT', () => {
     const r = replayReceipts([new Uint8Array([1, 2, 3]), 'nope' as never], { steward: steward.did });
     expect(r.refusals.map((x) => x.code)).toEqual(['ERR_COSE_MALFORMED', 'ERR_COSE_MALFORMED']);
     const p = createEnforcementPoint({ steward });

@@ -1,10 +1,11 @@
 // Unit tests of sense §4/§5 (impl/sense/{salience,highlight,attention}.ts): the projection's exact counts, the detector
-// deciding against the prior baseline with its floor and debounce, and the gate's value-test-first order and debits.
+// deciding against the prior baseline with its floor and debounce, the gate's value-test-first order and debits, and
+// refusals that name the field at fault.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { thrown } from '../_test-support.ts';
 import { createAttentionGate, decideOutcome, gateAll, highlightValue, interruptionCost, INTERFERENCE_PPM, SURFACE_MARGIN_PPM, type UserContext } from './attention.ts';
-import { createDetector, detect, fires, HIGHLIGHT_DEBOUNCE, HIGHLIGHT_FLOOR_PPM, updateBaseline, type Highlight } from './highlight.ts';
+import { createDetector, detect, fires, HIGHLIGHT_DEBOUNCE, HIGHLIGHT_FLOOR_PPM, HIGHLIGHT_K, updateBaseline, type Highlight } from './highlight.ts';
 import { project, SALIENCE_WINDOW, SCALE_PPM } from './salience.ts';
 
 const FC = { seed: 0xa77e, numRuns: 100 } as const;
@@ -73,10 +74,42 @@ describe('sense §5 highlight detector', () => {
     expect(detect('salience', [900_000n, 0n, 0n, 1_000_000n]).map((h) => h.index)).toEqual([0]);
   });
 
-  it('refuses an unknown probe or a score outside [0, 1]', () => {
-    expect(codeOf(() => createDetector('anger' as never))).toBe('ERR_SENSE_SIGNAL_MALFORMED');
-    expect(codeOf(() => createDetector('salience').feed(1_000_001n))).toBe('ERR_SENSE_SIGNAL_MALFORMED');
-    expect(codeOf(() => createDetector('salience').feed(-1n))).toBe('ERR_SENSE_SIGNAL_MALFORMED');
+  it('fires only above the mean, and only past k sigma: a reading exactly k sigma above does not fire', () => {
+    // highlight.ts's rule: x > mean and (x − mean)² > k²·var
+    expect(fires(300_000n, { mean: 900_000n, var: 0n }, undefined)).toBe(false); // far below a steady mean
+    const sigma = 100_000n;
+    expect(fires(HIGHLIGHT_K * sigma, { mean: 0n, var: sigma * sigma }, undefined)).toBe(false);
+    expect(fires(HIGHLIGHT_K * sigma + 1n, { mean: 0n, var: sigma * sigma }, undefined)).toBe(true);
+  });
+
+  it('updates the baseline by the EMA with α = 1/8, each division rounding toward zero', () => {
+    // highlight.ts's rule: d = x − mean; mean += d·α; var = (1 − α)·(var + α·d²)
+    const b = updateBaseline({ mean: 0n, var: 0n }, 800_000n);
+    expect(b).toEqual({ mean: 100_000n, var: 70_000_000_000n }); // 7/8 · 800 000²/8
+    expect(updateBaseline(b, 100_000n)).toEqual({ mean: 100_000n, var: 61_250_000_000n }); // d = 0: var · 7/8
+    expect(updateBaseline({ mean: 10n, var: 0n }, 3n)).toEqual({ mean: 10n, var: 5n }); // −7/8 → 0; 7·49/64 → 5
+  });
+
+  it('a detector reports the baseline after each reading, starting from mean 0, variance 0', () => {
+    const d = createDetector('novelty');
+    expect(d.baseline()).toEqual({ mean: 0n, var: 0n });
+    d.feed(800_000n);
+    expect(d.baseline()).toEqual(updateBaseline({ mean: 0n, var: 0n }, 800_000n));
+  });
+
+  it('refuses an unknown probe, a score outside [0, 1] or a stream that is not an array, naming what was wrong', () => {
+    const cases: [() => unknown, RegExp, string | undefined][] = [
+      [() => createDetector('anger' as never), /probe must be one of salience, novelty, uncertainty/, 'probe'],
+      [() => createDetector('salience').feed(1_000_001n), /score must be an unsigned integer/, 'score'],
+      [() => createDetector('salience').feed(-1n), /score must be an unsigned integer/, 'score'],
+      [() => detect('salience', 'not an array' as never), /scores must be an array/, undefined],
+    ];
+    for (const [fn, message, what] of cases) {
+      const e = thrown(fn);
+      expect(e.code).toBe('ERR_SENSE_SIGNAL_MALFORMED');
+      expect(e.message).toMatch(message);
+      expect(e.detail).toEqual(what === undefined ? undefined : { what });
+    }
   });
 });
 
@@ -136,10 +169,28 @@ describe('sense §5 attention gate', () => {
     expect(g.budget_uj()).toBe(40n);
   });
 
-  it('refuses a malformed context', () => {
-    expect(codeOf(() => createAttentionGate({ ...IDLE, engagement_ppm: 2_000_000n }, 1n, 1n))).toBe('ERR_SENSE_SIGNAL_MALFORMED');
-    expect(codeOf(() => createAttentionGate({ ...IDLE, active_modality: 3 as never }, 1n, 1n))).toBe('ERR_SENSE_SIGNAL_MALFORMED');
-    expect(codeOf(() => createAttentionGate(IDLE, -1n, 1n))).toBe('ERR_SENSE_SIGNAL_MALFORMED');
-    expect(codeOf(() => createAttentionGate(IDLE, 1n, 1n).gate({ probe: 'x' as never, index: 0, score: 1n }))).toBe('ERR_SENSE_SIGNAL_MALFORMED');
+  it('refuses a malformed context, budget, price or highlight, naming the field', () => {
+    const cases: [string, () => unknown][] = [
+      ['engagement_ppm', () => createAttentionGate({ ...IDLE, engagement_ppm: 2_000_000n }, 1n, 1n)],
+      ['active_modality', () => createAttentionGate({ ...IDLE, active_modality: 3 as never }, 1n, 1n)],
+      ['surface_modality', () => createAttentionGate({ ...IDLE, surface_modality: undefined as never }, 1n, 1n)],
+      ['budget_uj', () => createAttentionGate(IDLE, -1n, 1n)],
+      ['price_uj', () => createAttentionGate(IDLE, 1n, 0.5 as never)],
+      ['highlight.probe', () => createAttentionGate(IDLE, 1n, 1n).gate({ probe: 'x' as never, index: 0, score: 1n })],
+      ['highlight.score', () => createAttentionGate(IDLE, 1n, 1n).gate({ probe: 'novelty', index: 0, score: 1_000_001n })],
+    ];
+    for (const [what, fn] of cases) {
+      const e = thrown(fn);
+      expect([e.code, e.detail], what).toEqual(['ERR_SENSE_SIGNAL_MALFORMED', { what }]);
+      expect(e.message, what).toContain(`${what} must be`);
+    }
+  });
+
+  it('refuses a user context that is not an object', () => {
+    for (const user of [null, undefined, 7, 'visual']) {
+      const e = thrown(() => createAttentionGate(user as never, 1n, 1n));
+      expect(e.code, String(user)).toBe('ERR_SENSE_SIGNAL_MALFORMED');
+      expect(e.message, String(user)).toMatch(/user context must be an object/);
+    }
   });
 });

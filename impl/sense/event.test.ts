@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, thrown } from '../_test-support.ts';
 import { concatBytes, fromHex, toHex } from '../bytes.ts';
 import { eventId, eventIdPreimage, makeEvent, payloadCid, SOURCE_CLASSES, TRUST_LEVELS, type Event } from './event.ts';
 import { compareHlc, createHlcClock, HLC_LOGICAL_MAX, HLC_ZERO, hlcBytes, makeHlc } from './hlc.ts';
@@ -153,11 +153,23 @@ describe('sense §3 the log and the replay digest', () => {
     expect(log.eventsSince(makeHlc(2n, 0n)).map((e) => e.hlc.physical_ns)).toEqual([3n]);
   });
 
-  it('refuses an event stamped ZERO or a stamp already on the log', () => {
+  it('refuses an event stamped ZERO or a stamp already on the log, saying which', () => {
     const log = createEventLog();
     log.append(ev(4n));
-    expect(codeOf(() => log.append(ev(4n, { line: 'other' })))).toBe('ERR_SENSE_EVENT_MALFORMED');
-    expect(codeOf(() => log.append(ev(0n)))).toBe('ERR_SENSE_EVENT_MALFORMED');
+    // sense §3: "Events are keyed by an Hlc"; log.ts's reading: no event carries Hlc::ZERO, so events_since(ZERO) is all
+    for (const [e, message] of [
+      [ev(4n, { line: 'other' }), /already stamped \(4, 0\)/],
+      [ev(0n), /stamp must exceed Hlc::ZERO/],
+    ] as const) {
+      const err = thrown(() => log.append(e));
+      expect(err.code).toBe('ERR_SENSE_EVENT_MALFORMED');
+      expect(err.message).toMatch(message);
+    }
+    expect(log.eventsSince(HLC_ZERO)).toEqual([ev(4n)]);
+  });
+
+  it('the largest stamp of an empty log is HLC_ZERO', () => {
+    expect(createEventLog().maxStamp()).toEqual(HLC_ZERO);
   });
 
   it('the digest of the empty log is blake3 of nothing; it changes when any event changes', () => {
