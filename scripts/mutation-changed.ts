@@ -4,7 +4,7 @@
 // their clause comments (scripts/mutation-survivors.ts, into $GITHUB_STEP_SUMMARY on CI); exit 1 below `break`.
 //   tsx scripts/mutation-changed.ts [base-rev]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { breakThreshold, mutateArg } from './stryker-config.ts';
 
 const base = process.argv[2] ?? 'origin/main';
 let changed: string[];
@@ -21,7 +21,6 @@ if (changed.length === 0) {
   process.exit(0);
 }
 console.log(`mutating ${changed.length} changed file(s) since ${base}:\n  ${changed.join('\n  ')}`);
-const run = spawnSync('npx', ['stryker', 'run', '--mutate', changed.join(',')], { stdio: 'inherit' });
-const breakAt = (JSON.parse(readFileSync('stryker.config.json', 'utf8')) as { thresholds?: { break?: number } }).thresholds?.break ?? 0;
-const gate = spawnSync('npx', ['tsx', 'scripts/mutation-survivors.ts', '--only', changed.join(','), '--break', String(breakAt)], { stdio: 'inherit' });
+const run = spawnSync('npx', ['stryker', 'run', '--mutate', mutateArg(changed)], { stdio: 'inherit' });
+const gate = spawnSync('npx', ['tsx', 'scripts/mutation-survivors.ts', '--only', changed.join(','), '--break', String(breakThreshold())], { stdio: 'inherit' });
 process.exit(run.status !== 0 ? (run.status ?? 1) : (gate.status ?? 1));
