@@ -19,7 +19,8 @@ import { readFileTimes } from './file-times-reporter.ts';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (pkg: string, file: string) => join(ROOT, 'node_modules', pkg, file);
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-npm-test-'));
-const FILE_TIMES = join(TMP, 'file-times.jsonl');
+// kept where JCP_FILE_TIMES names a file (each file's time, and when it ran: ./file-times-reporter.ts)
+const FILE_TIMES = process.env['JCP_FILE_TIMES'] || join(TMP, 'file-times.jsonl');
 // vitest's own reporters as it would choose them (github-actions beside the default on a GitHub runner), and ours
 const reporters = ['--reporter=default', ...(process.env['GITHUB_ACTIONS'] === 'true' ? ['--reporter=github-actions'] : []), `--reporter=${join(ROOT, 'scripts', 'file-times-reporter.ts')}`];
 /** Each phase's command, and `besideVitest`: what it adds to it when it runs beside vitest. */
