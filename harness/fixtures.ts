@@ -41,6 +41,16 @@ export const steward = key('steward'); // seals receipts
 /** `resource('tool:search')`, written out so that importing the fixtures hashes nothing (harness/fixtures.test.ts checks it). */
 export const TOOL = '311b63475d02a76ef33e92f6617214c5601352e6d7b493c29f1e02b3f23fd1bf';
 
+/**
+ * `make`, run by the first test that asks and shared by every later one (a fixture the testee makes, such as a key
+ * group or a grant: made once a run, inside a test, never at import). A failure is kept too: each test that needs the
+ * fixture fails with the testee's one error rather than asking it again.
+ */
+export function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
+
 /** An estimated cost of `uj` microjoules. */
 export function cost(uj: bigint, provenance = 'Estimator'): DecideFields['cost'] {
   return { uj, provenance };

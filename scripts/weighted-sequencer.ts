@@ -13,10 +13,14 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /** The committed weights: file (relative to the root) → milliseconds, from one measured run of the whole suite. */
 export const WEIGHTS_FILE = join(dirname(fileURLToPath(import.meta.url)), 'file-weights.json');
 
-function committed(): Record<string, number> {
+/** The weights, or none (said in one line: a wrong order costs time, never a result) where the file cannot be read. */
+export function committed(file = WEIGHTS_FILE): Record<string, number> {
   try {
-    return (JSON.parse(readFileSync(WEIGHTS_FILE, 'utf8')) as { ms: Record<string, number> }).ms;
-  } catch {
+    const ms = (JSON.parse(readFileSync(file, 'utf8')) as { ms?: unknown }).ms;
+    if (typeof ms !== 'object' || ms === null || Object.values(ms).some((v) => typeof v !== 'number')) throw new Error('no "ms" object of milliseconds per file');
+    return ms as Record<string, number>;
+  } catch (e) {
+    console.warn(`test order: ${relative(process.cwd(), file)} unusable (${(e as Error).message.split('\n')[0]}); files vitest has no duration for run first, in its order`);
     return {};
   }
 }

@@ -9,7 +9,7 @@ import { describe, expect } from 'vitest';
 import { clauseIt } from '../clause.ts';
 import { implementation } from '../driver.ts';
 import { fcParams } from '../external-vectors.ts';
-import { alice, bob, carol, cost, frameFor, grantOf, mallory, nonce, point, rootGrant } from '../fixtures.ts';
+import { alice, bob, carol, cost, frameFor, grantOf, mallory, nonce, once, point, rootGrant } from '../fixtures.ts';
 import type { Minted } from '../implementation.ts';
 import { assertProperty, codeOf, expectCode } from '../refusal.ts';
 import { expectRefusedAs, refusalJudge } from '../contract-codes.ts';
@@ -34,12 +34,6 @@ const C21 = 'jcp/9#c21-checkpoints'; // §9: self-steering, non-issuer, widening
 const ed = defaultEd25519();
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const state = (n: number | string) => contentId({ state: n });
-
-/** A memoized async fixture: built on first use, inside a test, so a refusal is graded by clauseIt. */
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let p: Promise<T> | undefined;
-  return () => (p ??= make());
-}
 
 /** The run's grant: alice (issuer) to bob (the agent), 1000 µJ, call+read, expiring at 5000. */
 const G = once(() => rootGrant({ expiry: 5000n, nonce: nonce('checkpoint-run') }));

@@ -4,17 +4,11 @@
 import { describe, expect } from 'vitest';
 import { AcceptableReading, clauseIt, declaredReading } from '../clause.ts';
 import { implementation } from '../driver.ts';
-import { alice, bob, carol, cost, frameFor, grantOf, idOf, mallory, nonce, payload, point, resource, rootGrant, steward, TOOL } from '../fixtures.ts';
+import { alice, bob, carol, cost, frameFor, grantOf, idOf, mallory, nonce, once, payload, point, resource, rootGrant, steward, TOOL } from '../fixtures.ts';
 import type { DecideFields, FrameFields, Minted, Point } from '../implementation.ts';
 import { defaultEd25519, encodeCanonical, grantBytes, signedGrantToCbor } from '../oracle.ts';
 
 const NOW = 1_000n;
-
-/** A memoized async fixture: built on first use, inside a test, so a refusal is graded by clauseIt. */
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let p: Promise<T> | undefined;
-  return () => (p ??= make());
-}
 
 /** A decision request exercising `m` as bob, 10 µJ, at NOW, with overrides. */
 function req(m: Minted, over: Partial<DecideFields> = {}, frame: Partial<FrameFields> = {}): DecideFields {

@@ -13,7 +13,7 @@ import { clauseIt } from '../clause.ts';
 import { expectRefusedAs } from '../contract-codes.ts';
 import { implementation } from '../driver.ts';
 import { fcParams } from '../external-vectors.ts';
-import { alice, bob, carol, cost, frameFor, idOf, mallory, nonce, payload, point, rootGrant, steward, TOOL } from '../fixtures.ts';
+import { alice, bob, carol, cost, frameFor, idOf, mallory, nonce, once, payload, point, rootGrant, steward, TOOL } from '../fixtures.ts';
 import type { DecideFields, FrameFields, Minted, Point } from '../implementation.ts';
 import { assertProperty, codeOf, expectCode } from '../refusal.ts';
 import { blake3, concatBytes, contentId, encodeCanonical, type CborValue } from '../oracle.ts';
@@ -24,12 +24,6 @@ const KINDS = ['tool-call', 'tool-result', 'agent-task', 'agent-reply'] as const
 const utf8 = new TextEncoder();
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const CID = /^[0-9a-f]{64}$/;
-
-/** A memoized async fixture: built on first use, inside a test, so a refusal is graded by clauseIt. */
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let p: Promise<T> | undefined;
-  return () => (p ??= make());
-}
 
 /** Where a poison is placed in a frame: each a field that admits free content (jcp §6). */
 type Placement = 'payload' | 'payload-raw' | 'payload-literal' | 'action' | 'model' | 'model-literal' | 'everywhere';

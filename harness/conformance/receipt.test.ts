@@ -6,17 +6,11 @@ import { AcceptableReading, clauseIt, declaredReading } from '../clause.ts';
 import { expectRefusedAs } from '../contract-codes.ts';
 import { codeOf, expectCode } from '../refusal.ts';
 import { implementation } from '../driver.ts';
-import { alice, bob, cost, frameFor, mallory, nonce, payload, point, rootGrant, steward, TOOL } from '../fixtures.ts';
+import { alice, bob, cost, frameFor, mallory, nonce, once, payload, point, rootGrant, steward, TOOL } from '../fixtures.ts';
 import type { DecideFields, DecisionResult, Minted } from '../implementation.ts';
 import { cborTag, createEnforcementPoint, decodeCanonical, defaultEd25519, encodeCanonical, grantId, mintGrant, protectedHeaderBytes, signedGrantToCbor, signSign1, stewardKid, type CborValue, type KeyPair } from '../oracle.ts';
 
 const verify = (receipt: Uint8Array, stewardDid?: string) => implementation().verifyReceipt(receipt, stewardDid);
-
-/** A memoized async fixture: built on first use, inside a test, so a refusal is graded by clauseIt. */
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let p: Promise<T> | undefined;
-  return () => (p ??= make());
-}
 
 type CoreMap = Map<string, CborValue>;
 

@@ -13,7 +13,7 @@ import { describe, expect } from 'vitest';
 import { clauseIt } from '../clause.ts';
 import { implementation } from '../driver.ts';
 import { fcParams } from '../external-vectors.ts';
-import { bob, cost, frameFor, nonce, point, TOOL } from '../fixtures.ts';
+import { bob, cost, frameFor, nonce, once, point, TOOL } from '../fixtures.ts';
 import type { ThresholdShareFields } from '../implementation.ts';
 import { assertProperty, expectCode } from '../refusal.ts';
 import {
@@ -37,15 +37,6 @@ const msg = utf8.encode('wire the funds');
 const NOW = 1_000_000n;
 
 type Group = { min: number; max: number; group_public_key: Uint8Array; did: string; shares: readonly ThresholdShareFields[] };
-
-/** Memoised: every test of one run shares the group it made first (key generation is the slow part). */
-function once<T>(f: () => Promise<T>): () => Promise<T> {
-  let p: Promise<T> | undefined;
-  return () => (p ??= f().catch((e: unknown) => {
-    p = undefined;
-    throw e;
-  }));
-}
 
 const dealerGroup = once(async (): Promise<Group> => {
   const g = await implementation().thresholdDealer(2, 3, seed('dealer'));

@@ -1,10 +1,11 @@
 // scripts/weighted-sequencer.ts, the order npm test runs its files in: longest first by vitest's cached durations,
 // else by the committed weights, unknown files first; a file that failed last time first; projects kept apart.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TestSpecification, Vitest } from 'vitest/node';
-import WeightedSequencer, { WEIGHTS_FILE } from '../../scripts/weighted-sequencer.ts';
+import WeightedSequencer, { committed, WEIGHTS_FILE } from '../../scripts/weighted-sequencer.ts';
 
 const ROOT = '/repo';
 const weights = (JSON.parse(readFileSync(WEIGHTS_FILE, 'utf8')) as { ms: Record<string, number> }).ms;
@@ -35,5 +36,29 @@ describe('the order of test files', () => {
   it('keeps projects apart, in group order and then by name, whatever the weights', async () => {
     const s = sequencer({ 'suite:x.test.ts': { duration: 9_000, failed: false }, 'self:y.test.ts': { duration: 1, failed: false }, 'late:z.test.ts': { duration: 99_000, failed: false } });
     expect(await order(s, [spec('suite', 'x.test.ts'), spec('late', 'z.test.ts', 1), spec('self', 'y.test.ts')])).toEqual(['self:y.test.ts', 'suite:x.test.ts', 'late:z.test.ts']);
+  });
+
+  it('says in one line when the weights file cannot be used, and orders as if there were none', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jcp-weights-'));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      for (const [name, text, why] of [
+        ['absent.json', undefined, /ENOENT/],
+        ['not-json.json', '{"ms": {', /JSON/],
+        ['no-ms.json', '{"weights": {}}', /no "ms" object/],
+        ['text-ms.json', '{"ms": {"a.test.ts": "slow"}}', /no "ms" object/],
+      ] as const) {
+        if (text !== undefined) writeFileSync(join(dir, name), text);
+        warn.mockClear();
+        expect(committed(join(dir, name)), name).toEqual({});
+        expect(warn, name).toHaveBeenCalledTimes(1);
+        expect(String(warn.mock.calls[0]![0]), name).toMatch(why);
+        expect(String(warn.mock.calls[0]![0]), name).toMatch(/^test order: .*unusable/);
+      }
+      expect(committed()).toEqual(JSON.parse(readFileSync(WEIGHTS_FILE, 'utf8')).ms);
+    } finally {
+      warn.mockRestore();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
