@@ -4,15 +4,14 @@
 // their clause comments (scripts/mutation-survivors.ts, into $GITHUB_STEP_SUMMARY on CI); exit 1 below `break`.
 //   tsx scripts/mutation-changed.ts [base-rev]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { matchesGlob } from './mutation-merge.ts';
-import { breakThreshold, excludedFromMutation, mutateArg } from './stryker-config.ts';
+import { breakThreshold, mutateArg, mutated } from './stryker-config.ts';
 
 const base = process.argv[2] ?? 'origin/main';
 let changed: string[];
 try {
   changed = execFileSync('git', ['diff', '--name-only', '--diff-filter=AM', `${base}...HEAD`, '--', 'impl/'], { encoding: 'utf8' })
     .split('\n')
-    .filter((f) => f.endsWith('.ts') && !excludedFromMutation().some((g) => matchesGlob(f, g.slice(1))));
+    .filter(mutated);
 } catch (e) {
   console.error(`cannot diff against ${base}: ${(e as Error).message.split('\n')[0]} (fetch it, or name another base)`);
   process.exit(2);

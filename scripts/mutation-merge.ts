@@ -9,6 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import { matchesGlob } from './stryker-config.ts';
 
 interface Test {
   readonly id: string;
@@ -29,12 +30,6 @@ export interface IncrementalReport {
 
 /** A refusal of the inputs, said in one line. */
 export class MergeError extends Error {}
-
-/** Whether `file` matches a glob of Stryker's `mutate` (`**` any folders, `*` any part of a name). */
-export function matchesGlob(file: string, glob: string): boolean {
-  const escape = (t: string) => t.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${glob.split('**/').map((part) => part.split('*').map(escape).join('[^/]*')).join('(?:.*/)?')}$`).test(file);
-}
 
 /** The joined report: `parts` (a glob and the report of the run over it) over `base`. */
 export function mergeReports(base: IncrementalReport, parts: ReadonlyArray<{ glob: string; report: IncrementalReport; name: string }>): IncrementalReport {

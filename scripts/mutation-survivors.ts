@@ -2,6 +2,7 @@
 // surviving or uncovered mutant with the clause comment above the mutated line (STYLE.md: "the clause sits on the line
 // above the check that enforces it"), so a survivor reads as "this sentence of the spec is not tested".
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { count, emptyTally, score } from './stryker-config.ts';
 
 interface Mutant {
   readonly mutatorName: string;
@@ -43,21 +44,13 @@ if (!existsSync(path)) {
   process.exit(2);
 }
 const report = JSON.parse(readFileSync(path, 'utf8')) as Report;
-// Stryker's mutation score: detected (killed, timed out) over valid mutants (neither ignored nor a compile or runtime
-// error)
-const DETECTED = new Set(['Killed', 'Timeout']);
-const INVALID = new Set(['Ignored', 'CompileError', 'RuntimeError', 'Pending']);
 let survivors = 0;
-let total = 0;
-let detected = 0;
-let valid = 0;
+const tally = emptyTally();
 const rows: string[] = [];
 for (const [file, { source, mutants }] of Object.entries(report.files)) {
   if (only && !only.includes(file)) continue;
   for (const m of mutants) {
-    total++;
-    if (!INVALID.has(m.status)) valid++;
-    if (DETECTED.has(m.status)) detected++;
+    count(tally, [m.status]);
     if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
     survivors++;
     const at = `${file}:${m.location.start.line}:${m.location.start.column}`;
@@ -68,13 +61,13 @@ for (const [file, { source, mutants }] of Object.entries(report.files)) {
     rows.push(`| ${cell(file)} | ${m.location.start.line} | ${m.mutatorName} | \`${cell(replacement)}\` | ${m.status} | ${cell(clause)} |`);
   }
 }
-const score = valid === 0 ? 100 : (100 * detected) / valid;
+const percent = score(tally);
 const scope = only ? `${only.length} file(s)` : 'the report';
-console.log(`${survivors} of ${total} mutants survived or were not covered; mutation score ${score.toFixed(2)}% over ${scope}`);
+console.log(`${survivors} of ${tally.total} mutants survived or were not covered; mutation score ${percent.toFixed(2)}% over ${scope}`);
 const summary = process.env['GITHUB_STEP_SUMMARY'];
 if (summary) {
   const lines = [
-    `### Mutation score ${score.toFixed(2)}% (${detected} of ${valid} mutants detected) over ${scope}${breakAt === undefined ? '' : `, break ${breakAt}%`}`,
+    `### Mutation score ${percent.toFixed(2)}% (${tally.detected} of ${tally.valid} mutants detected) over ${scope}${breakAt === undefined ? '' : `, break ${breakAt}%`}`,
     '',
     survivors === 0 ? 'No mutant survived.' : '| file | line | mutator | replacement | status | clause above |\n| --- | --- | --- | --- | --- | --- |',
     ...rows,
@@ -82,7 +75,7 @@ if (summary) {
   ];
   appendFileSync(summary, `${lines.join('\n')}\n`);
 }
-if (breakAt !== undefined && score < breakAt) {
-  console.error(`mutation score ${score.toFixed(2)}% is below break (${breakAt}%)`);
+if (breakAt !== undefined && percent < breakAt) {
+  console.error(`mutation score ${percent.toFixed(2)}% is below break (${breakAt}%)`);
   process.exit(1);
 }

@@ -7,10 +7,10 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { built } from '../build.ts';
 import { PROGRESS_EVERY, STARTUP_MS, regressions, type Counts, type WorkerLine } from './lines.ts';
 
-// worker.ts beside this module in a checkout, worker.js where the suite is compiled (scripts/build-package.ts)
-const WORKER = join(dirname(fileURLToPath(import.meta.url)), `worker${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`);
+const WORKER = join(dirname(fileURLToPath(import.meta.url)), built('worker.ts'));
 
 /** One finding, with what replays it. */
 export interface Finding {

@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { matchesGlob, MergeError, mergeReports, type IncrementalReport } from '../../scripts/mutation-merge.ts';
+import { MergeError, mergeReports, type IncrementalReport } from '../../scripts/mutation-merge.ts';
+import { matchesGlob } from '../../scripts/stryker-config.ts';
 
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-mutation-merge-'));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));

@@ -3,11 +3,11 @@
 // append (sealed entries only, bounded), and decideAndLog's append before the verdict. The RFC's own SHA-256 test
 // data is replayed in harness/external/merkle-rfc6962.test.ts; the black-box rules in harness/conformance/tlog.test.ts.
 import { describe, expect, it } from 'vitest';
-import { allowedDecision, codeOf, lazy, lazyKey, thrown } from '../_test-support.ts';
+import { allowedDecision, codeOf, lazy, lazyKey, thrown, TOOL_RESOURCE } from '../_test-support.ts';
 import { encodeCanonical } from '../cbor/index.ts';
 import { decodeSign1, signSign1 } from '../cose/sign1.ts';
 import type { JcpError } from '../errors.ts';
-import { defaultEd25519, deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
+import { defaultEd25519 } from '../identity/ed25519.ts';
 import { contentId } from '../jcp/content-id.ts';
 import { createEnforcementPoint } from '../jcp/enforcement-point.ts';
 import { grantId, mintGrant } from '../jcp/grant.ts';
@@ -29,6 +29,8 @@ import { createTransparencyLog, decideAndLog, verifyLogConsistency, verifyLogInc
 
 const steward = lazyKey('steward');
 const mallory = lazyKey('mallory');
+const alice = lazyKey('alice');
+const bob = lazyKey('bob');
 const H = MERKLE_BLAKE3;
 const leaves = Array.from({ length: 33 }, (_, i) => Uint8Array.of(i, i * 7));
 
@@ -45,9 +47,7 @@ const sealed = (payload: Uint8Array, key = steward) => signSign1(payload, stewar
 
 /** alice's grant to bob of `call` on the tool, 1000 µJ (deterministic: the same grant at every call). */
 function aliceGrant() {
-  const alice = keyPairFromSeed(deriveSeed('alice'));
-  const bob = keyPairFromSeed(deriveSeed('bob'));
-  return mintGrant(alice, { subject: bob.did, resource: contentId({ resource: 'tool:search' }), actions: ['call'], budget_uj: 1000n, nonce: new Uint8Array(16).fill(9) });
+  return mintGrant(alice, { subject: bob.did, resource: TOOL_RESOURCE, actions: ['call'], budget_uj: 1000n, nonce: new Uint8Array(16).fill(9) });
 }
 
 /** bob's request for `action` on the tool under {@link aliceGrant}, costing 42 µJ, at `now_s`. */
@@ -258,18 +258,17 @@ describe('tlog: the log and the append on the verdict\'s path', () => {
 
   it('decideAndLog records allow and deny alike before answering; refuses unrecorded what it cannot record, debiting nothing', () => {
     const sg = aliceGrant();
-    const req = grantRequest;
     const point = createEnforcementPoint({ steward });
     const log = createTransparencyLog({ sealer: steward, capacity: 2 });
-    const a = decideAndLog(point, log, req('call', 1n));
-    const d = decideAndLog(point, log, req('write', 2n));
+    const a = decideAndLog(point, log, grantRequest('call', 1n));
+    const d = decideAndLog(point, log, grantRequest('write', 2n));
     expect([a.verdict, d.verdict]).toEqual(['allow', 'deny']);
     if (!a.recorded || !d.recorded) throw new Error('both must be recorded');
     expect(verifyLogInclusion(d.entry.headBytes, steward.did, d.receipt, 1n, d.entry.proof).size).toBe(2n);
-    expect(decideAndLog(point, log, req('call', 3n))).toMatchObject({ recorded: false, verdict: 'deny', deny_reason: 'unrecorded' });
+    expect(decideAndLog(point, log, grantRequest('call', 3n))).toMatchObject({ recorded: false, verdict: 'deny', deny_reason: 'unrecorded' });
     expect(point.spent(grantId(sg.grant))).toBe(42n);
     const foreign = createTransparencyLog({ sealer: mallory });
-    expect(decideAndLog(point, foreign, req('call', 4n))).toMatchObject({ recorded: false, deny_reason: 'unrecorded' });
+    expect(decideAndLog(point, foreign, grantRequest('call', 4n))).toMatchObject({ recorded: false, deny_reason: 'unrecorded' });
     expect(foreign.size).toBe(0);
     expect(point.spent(grantId(sg.grant))).toBe(42n);
   });

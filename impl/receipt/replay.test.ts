@@ -126,6 +126,9 @@ describe('jcp §8.1 replay', () => {
     const s = stream(createEnforcementPoint({ steward }));
     const failing: Ed25519 = { ...defaultEd25519(), verify: () => { throw new Error('backend failure'); } };
     expect(() => replayReceipts(s, { steward: steward.did, backend: failing })).toThrow('backend failure');
+    const q = createEnforcementPoint({ steward });
+    expect(() => replayInto(q, s, failing)).toThrow('backend failure');
+    for (const id of ids) expect(q.spent(id)).toBe(0n);
   });
 
   it('refuses a stream that is not an array, or no steward, with ERR_BAD_ARGUMENT saying what is needed', () => {
