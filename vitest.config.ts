@@ -31,9 +31,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'self',
-          // the harness's self-tests, each file in a module graph of its own: they start certify, testees and
-          // endpoints in subprocesses, set variables of their own and build bundles
+          // the harness's self-tests: they start certify, testees and endpoints in subprocesses and build bundles. They
+          // share one module graph per worker, as the suite's files do (what they import loads once per worker, not
+          // once per file: about 0.5 CPU-seconds a file); none changes the process's environment, working folder or
+          // globals for good (a test that sets a variable puts it back)
           include: ['harness/self/**/*.test.ts', 'mutation/**/*.test.ts'],
+          isolate: false,
           // the certify runs several self-test files read, each made once (harness/self/shared-runs.ts)
           globalSetup: ['harness/self/shared-runs.setup.ts', 'harness/self/compiled-cli.setup.ts'],
           // their hooks pack and install the product, and remove installed trees: on a shared 2-core machine a

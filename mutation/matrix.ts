@@ -8,8 +8,10 @@
 //   batch, one wrapper test file per mutant (plus one for its vector replay), forks shared by all (--pool, default the
 //   cores up to 4), one module transform for all — no vitest start and no testee subprocess per mutant (the old way
 //   cost ~35 min).
-//   --testee serves builder mutants as testee processes instead (node --import tsx mutation/testees/variant-main.ts
-//   <id>, via JCP_TESTEE), one vitest run per mutant: slower, but through the testee protocol's bytes.
+//   --testee serves builder mutants as testee processes instead (mutation/testees/variant-main.ts <id>, via
+//   JCP_TESTEE), one vitest run per mutant: slower, but through the testee protocol's bytes. Variant testees start
+//   from one esbuild bundle of that source (harness/self/bundles.ts), built when the matrix starts: each start then
+//   skips compiling TypeScript, and a durable crash run restarts its testee at every kill.
 //   Each mutant first runs the test files that name one of its own clauses, plus the vector replay (the packs of
 //   harness/conformance/vectors.test.ts, mutation/vector-replay.ts); a survivor is run again over every file naming a
 //   clause of its class. The control runs every file that asks for a decision. --all-files runs the whole suite.
@@ -26,6 +28,7 @@ import { PROGRESS } from './matrix-reporter.ts';
 import { AWAITING_TESTS, CONTROL, COVERED_CLASSES, MUTANTS as CATALOGUED, PENDING_CLASSES, type Mutant } from './catalog.ts';
 import { MUTANT_PATCHES, SUITE_SCOPED } from './testees/patches.ts';
 import { PROCESS_MUTANTS } from './testees/process-faults.ts';
+import { buildBundle, bundlePath } from '../harness/self/bundles.ts';
 import { allClauses, implementedClasses } from '../spec-map/index.ts';
 
 const USAGE = 'usage: tsx mutation/matrix.ts [--only id,id [--merge]] [--all-files] [--pool N] [--batch N] [--testee] [--awaiting]';
@@ -251,7 +254,7 @@ function vitest(args: readonly string[], env: NodeJS.ProcessEnv, progress?: (lin
 async function runOne(m: Mutant, files: readonly string[], tmp: string, reach: Reach): Promise<Row> {
   const record = join(tmp, `${m.id}-${reach}.jsonl`);
   const extra = extraClaims(m);
-  const env: NodeJS.ProcessEnv = { ...process.env, JCP_RECORD: record, JCP_TESTEE: `node --import tsx mutation/testees/variant-main.ts ${m.id}` };
+  const env: NodeJS.ProcessEnv = { ...process.env, JCP_RECORD: record, JCP_TESTEE: variantCommand(m.id) };
   if (extra.length) env['JCP_EXTRA_CLAIMS'] = extra.join(',');
   const seen = classesSeen(m, reach);
   if (seen) env['JCP_CLASSES'] = seen.join(',');
@@ -260,6 +263,9 @@ async function runOne(m: Mutant, files: readonly string[], tmp: string, reach: R
   const tail = await vitest(['run', ...files, '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`], env);
   return rowOf(m, files, reach, record, Math.round((Date.now() - started) / 100) / 10, tail);
 }
+
+/** The command starting the reference with fault `id` (mutation/testees/variant-main.ts, bundled by main()). */
+const variantCommand = (id: string): string => `${process.execPath} ${bundlePath('variant')} ${id}`;
 
 /** A wrapper's line setting environment variable `name` to `value`, or removing it when `value` is undefined. */
 const envLine = (name: string, value: string | undefined): string =>
@@ -287,7 +293,7 @@ function wrapper(m: Mutant, files: readonly string[], reach: Reach): string {
     envLine('JCP_EXTRA_CLAIMS', extra.length ? extra.join(',') : undefined),
     // a process-only rule breaker: the tests that start testee processes start this one (10 kills of the crash test
     // show a 10 ms write-behind gap many times over: a 0 ms one was caught in 17 records of 40 kills)
-    envLine('JCP_MUTANT_TESTEE', PROCESS_MUTANTS[m.id] ? `${process.execPath} --import tsx ${join(ROOT, 'mutation', 'testees', 'variant-main.ts')} ${m.id}` : undefined),
+    envLine('JCP_MUTANT_TESTEE', PROCESS_MUTANTS[m.id] ? variantCommand(m.id) : undefined),
     envLine('JCP_DURABLE_KILLS', OUTER_DURABLE_KILLS ?? (PROCESS_MUTANTS[m.id] ? '10' : undefined)),
     MUTANT_PATCHES[m.id] && !SUITE_SCOPED.has(m.id)
       ? `(globalThis as Record<symbol, unknown>)[Symbol.for('jcp.mutation.patched-reference')] = await import(${JSON.stringify(`${join(ROOT, 'harness', 'adapter', 'reference.ts')}?jcp-mutant=${m.id}`)});`
@@ -383,6 +389,7 @@ async function main(): Promise<number> {
   const mutants = [CONTROL, ...MUTANTS].filter((m) => !only || only.includes(m.id));
   const tmp = mkdtempSync(join(tmpdir(), 'jcp-kill-matrix-'));
   const started = Date.now();
+  if (testee || mutants.some((m) => PROCESS_MUTANTS[m.id])) await buildBundle('variant');
   console.log(`kill matrix: ${mutants.length} runs (${MUTANTS.length} mutants + the control), pool ${n}${hasVectors ? '' : '; vector packs: n/a (no replay test found)'}`);
   console.log(`${pad('mutant', 38)} ${pad('class', 16)} ${pad('conformance', 13)} ${pad('vectors', 13)} ${pad('property', 13)} ${pad('on-target', 9)} ${pad('wall', 8)} ${pad('files', 11)} verdict`);
   let rows: Row[];

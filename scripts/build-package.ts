@@ -57,9 +57,16 @@ export function buildSuite(outDir: string, opts: { typeCheck?: boolean } = {}): 
   return { compiled, copied };
 }
 
+/**
+ * $JCP_BUILD_NO_TYPECHECK=1: emit without checking types. For a caller that type-checked the same sources in the same
+ * run (harness/self/package.test.ts packs the product inside npm test, whose first phase is tsc); anything else leaves
+ * it unset, and a release is type-checked as it is built.
+ */
+const NO_TYPECHECK = process.env['JCP_BUILD_NO_TYPECHECK'] === '1';
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    const { compiled, copied } = buildSuite(SUITE_DIR);
+    const { compiled, copied } = buildSuite(SUITE_DIR, { typeCheck: !NO_TYPECHECK });
     console.log(`build-package: ${compiled} modules compiled and ${copied} data files copied into ${relative(ROOT, SUITE_DIR)}/`);
   } catch (e) {
     process.stderr.write(`build-package: ${e instanceof Error ? e.message : String(e)}\n`);

@@ -180,10 +180,10 @@ function runRunner(cmd: string, args: readonly string[], opts: { cwd: string; en
   });
 }
 
-/** The test files certify runs (harness/certify.vitest.config.ts's include): what --shard divides among its shards. */
 /** The test files an `--endpoint` run runs (as vitest filters): the jcp/1 wire tests, nothing of the testee protocol. */
 const ENDPOINT_TEST_FILES = ['harness/conformance/wire.test.', 'harness/conformance/wire-decisions.test.'] as const;
 
+/** How many test files certify runs (harness/certify.vitest.config.ts's include): what --shard divides among its shards. */
 function testFileCount(endpoint: boolean): number {
   if (endpoint) return ENDPOINT_TEST_FILES.length;
   const ext = COMPILED ? /\.test\.js$/ : /\.test\.ts$/;

@@ -172,7 +172,7 @@ describe('action.yml, run', () => {
     writeFileSync(join(bin, 'node'), '#!/bin/sh\nif [ "$1" = --version ]; then echo v18.20.4; exit 0; fi\nexit 1\n');
     chmodSync(join(bin, 'node'), 0o755);
     const env = jobEnv();
-    const r = run({ testee: REFERENCE_TESTEE, classes: 'C1' }, { env: { ...env, PATH: `${bin}${delimiter}${env['PATH'] ?? ''}` } });
+    const r = run({ testee: REFERENCE_TESTEE, classes: 'C10' }, { env: { ...env, PATH: `${bin}${delimiter}${env['PATH'] ?? ''}` } });
     expect(r.exitCode, log(r)).toBe(1);
     const check = r.steps.find((s) => s.step.id === 'npm')!;
     expect(check.stdout!.trim().split('\n')).toEqual([expect.stringMatching(/^::error::jcp-conformance needs Node\.js 20\.6 or newer on PATH, found v18\.20\.4: /)]);
@@ -194,20 +194,20 @@ describe('action.yml, run', () => {
   });
 
   it('certifies the reference testee: exit 0, PASS, 0 unexpected, the summary and a certificate', () => {
-    const r = run({ testee: REFERENCE_TESTEE, classes: 'C1' });
+    const r = run({ testee: REFERENCE_TESTEE, classes: 'C10' });
     expect(r.exitCode, log(r)).toBe(0);
     const report = join(r.workspace, 'jcp-conformance-report');
     expect(r.outputs).toEqual({
       verdict: 'PASS',
-      verdicts: '{"jcp:C1":"PASS"}',
+      verdicts: '{"jcp:C10":"PASS"}',
       unexpected: '0',
       report,
       certificate: join(report, 'certificate.cose'),
       'artifact-name': 'jcp-conformance-conformance-3-2',
     });
-    expect(verifyCertificate(new Uint8Array(readFileSync(join(report, 'certificate.cose')))).verdicts).toEqual({ 'jcp:C1': 'PASS' });
+    expect(verifyCertificate(new Uint8Array(readFileSync(join(report, 'certificate.cose')))).verdicts).toEqual({ 'jcp:C10': 'PASS' });
     expect(r.summary).toBe(readFileSync(join(report, 'summary.md'), 'utf8'));
-    expect(r.summary).toContain('jcp:C1');
+    expect(r.summary).toContain('jcp:C10');
     // every step output the action reads was written by that step in this run
     expect(STEP_OUTPUT_REFS.length).toBeGreaterThan(OUTPUTS.length);
     for (const { id, name } of STEP_OUTPUT_REFS) {
@@ -222,12 +222,12 @@ describe('action.yml, run', () => {
   }, 480_000);
 
   it('an expectation entry matching nothing: exit 1, verdict FAIL and unexpected > 0 in the outputs', () => {
-    const expectations = { expectations: [{ test: 'jcp:C1|jcp/0#no-such-clause|a test that does not exist', reason: 'proves a stale entry fails the action' }] };
-    const r = run({ testee: REFERENCE_TESTEE, classes: 'C1', expectations: 'expectations.json' }, {}, { 'expectations.json': JSON.stringify(expectations) });
+    const expectations = { expectations: [{ test: 'jcp:C10|jcp/0#no-such-clause|a test that does not exist', reason: 'proves a stale entry fails the action' }] };
+    const r = run({ testee: REFERENCE_TESTEE, classes: 'C10', expectations: 'expectations.json' }, {}, { 'expectations.json': JSON.stringify(expectations) });
     expect(r.exitCode, log(r)).toBe(1);
     expect(r.outputs['verdict']).toBe('FAIL');
     expect(Number(r.outputs['unexpected'])).toBeGreaterThan(0);
-    expect(r.summary).toContain('jcp:C1');
+    expect(r.summary).toContain('jcp:C10');
     expect(usesStep(r, 'actions/upload-artifact').status).toBe('uses');
   }, 480_000);
 });
