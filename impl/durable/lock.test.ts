@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { codeOf } from '../_test-support.ts';
 import { isJcpError } from '../errors.ts';
@@ -44,6 +45,38 @@ describe('exclusive claim', () => {
     expect(readHolder(p)?.holder).toBe('worker-B');
     second.close();
   });
+
+  it('a record this process closed reopens while another thread forks: a forked child holding the old descriptor is not another writer', async () => {
+    // another thread of this process spawns a process over and over; each fork copies every descriptor open at that
+    // instant, the record's among them, until the child execs (with a claim of no settle, about one reopen in five
+    // was refused here as ERR_RECORD_LOCKED, naming this very process)
+    const p = tmpRecord();
+    openRecord({ path: p, holder: 'worker-A' }).close();
+    const shared = new Int32Array(new SharedArrayBuffer(8)); // [stop, spawns]
+    const spawner = new Worker(
+      `const { workerData } = require('node:worker_threads'); const { spawnSync } = require('node:child_process');
+       const s = workerData; while (Atomics.load(s, 0) === 0) { spawnSync('sh', ['-c', ':']); Atomics.add(s, 1, 1); }`,
+      { eval: true, workerData: shared },
+    );
+    try {
+      while (Atomics.load(shared, 1) === 0) await new Promise((r) => setTimeout(r, 5));
+      const refused: string[] = [];
+      let reopens = 0;
+      const from = Atomics.load(shared, 1);
+      for (; reopens < 400 || Atomics.load(shared, 1) - from < 20; reopens++) {
+        try {
+          openRecord({ path: p, holder: 'worker-A' }).close();
+        } catch (e) {
+          refused.push(isJcpError(e) ? e.code : String(e));
+        }
+      }
+      expect(Atomics.load(shared, 1) - from, 'the other thread spawned while the record was reopened').toBeGreaterThanOrEqual(20);
+      expect(refused, `${refused.length} of ${reopens} reopens refused`).toEqual([]);
+    } finally {
+      Atomics.store(shared, 0, 1);
+      await spawner.terminate();
+    }
+  }, 60_000);
 
   it('fails the open (ERR_RECORD_NO_EXCLUSIVITY) where the platform cannot give exclusivity, writing nothing', () => {
     const p = tmpRecord();

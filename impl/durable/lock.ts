@@ -121,13 +121,38 @@ export function writeHolder(recordPath: string, holder: string): void {
 }
 
 /**
+ * How long a claim found held is tried again before the open is refused (ms). A record closed a moment ago can still be
+ * held for that moment by this very process: a child process forked by another thread (any spawn) holds a copy of
+ * every descriptor open at the fork, and with it the open file description the lock belongs to, until it execs and
+ * the copies close (measured here: with one worker thread spawning in a loop, about one reopen in five found its own
+ * closed record held). Another writer holds it for as long as it runs, so it is still refused, this much later.
+ */
+export const CLAIM_SETTLE_MS = 200;
+
+/** Blocks this thread for `ms` milliseconds (the claim is synchronous, as the open is). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Claims `fd`, trying again for up to `settleMs` while it is found held (see {@link CLAIM_SETTLE_MS}). */
+function claimSettled(ex: Exclusivity, fd: number, settleMs: number): ClaimResult {
+  const until = Date.now() + settleMs;
+  for (let wait = 1; ; wait = Math.min(wait * 2, 20)) {
+    const r = ex.claim(fd);
+    if (r.ok || !r.held || Date.now() >= until) return r;
+    pause(Math.min(wait, Math.max(1, until - Date.now())));
+  }
+}
+
+/**
  * Claims `fd` (the record at `recordPath`) exclusively for `holder`, then (unless `sidecar` is false: a record being
  * created, whose creator writes it once the record is in place) writes the holder sidecar.
- * Throws ERR_RECORD_LOCKED naming the current holder (detail.holder, detail.pid) when another writer holds it, and
- * ERR_RECORD_NO_EXCLUSIVITY when the platform cannot provide exclusivity. The caller closes `fd` on a throw.
+ * Throws ERR_RECORD_LOCKED naming the current holder (detail.holder, detail.pid) when another writer holds it (still,
+ * after {@link CLAIM_SETTLE_MS}), and ERR_RECORD_NO_EXCLUSIVITY when the platform cannot provide exclusivity. The
+ * caller closes `fd` on a throw.
  */
-export function claimRecord(fd: number, recordPath: string, holder: string, ex: Exclusivity = platformExclusivity(), sidecar = true): void {
-  const r = ex.claim(fd);
+export function claimRecord(fd: number, recordPath: string, holder: string, ex: Exclusivity = platformExclusivity(), sidecar = true, settleMs = CLAIM_SETTLE_MS): void {
+  const r = claimSettled(ex, fd, settleMs);
   if (!r.ok) {
     if (r.held) {
       // the sidecar is written just after the claim is taken, so in that instant it may still name the previous holder
