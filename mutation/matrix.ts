@@ -28,7 +28,7 @@ import { PROGRESS } from './matrix-reporter.ts';
 import { AWAITING_TESTS, CONTROL, COVERED_CLASSES, MUTANTS as CATALOGUED, PENDING_CLASSES, type Mutant } from './catalog.ts';
 import { MUTANT_PATCHES, SUITE_SCOPED } from './testees/patches.ts';
 import { PROCESS_MUTANTS } from './testees/process-faults.ts';
-import { buildBundle, bundlePath } from '../harness/self/bundles.ts';
+import { buildBundle, variantTestee } from '../harness/self/bundles.ts';
 import { allClauses, implementedClasses } from '../spec-map/index.ts';
 
 const USAGE = 'usage: tsx mutation/matrix.ts [--only id,id [--merge]] [--all-files] [--pool N] [--batch N] [--testee] [--awaiting]';
@@ -254,7 +254,7 @@ function vitest(args: readonly string[], env: NodeJS.ProcessEnv, progress?: (lin
 async function runOne(m: Mutant, files: readonly string[], tmp: string, reach: Reach): Promise<Row> {
   const record = join(tmp, `${m.id}-${reach}.jsonl`);
   const extra = extraClaims(m);
-  const env: NodeJS.ProcessEnv = { ...process.env, JCP_RECORD: record, JCP_TESTEE: variantCommand(m.id) };
+  const env: NodeJS.ProcessEnv = { ...process.env, JCP_RECORD: record, JCP_TESTEE: variantTestee(m.id) };
   if (extra.length) env['JCP_EXTRA_CLAIMS'] = extra.join(',');
   const seen = classesSeen(m, reach);
   if (seen) env['JCP_CLASSES'] = seen.join(',');
@@ -263,9 +263,6 @@ async function runOne(m: Mutant, files: readonly string[], tmp: string, reach: R
   const tail = await vitest(['run', ...files, '--reporter=dot', `--reporter=${join(ROOT, 'harness', 'report', 'record-reporter.ts')}`], env);
   return rowOf(m, files, reach, record, Math.round((Date.now() - started) / 100) / 10, tail);
 }
-
-/** The command starting the reference with fault `id` (mutation/testees/variant-main.ts, bundled by main()). */
-const variantCommand = (id: string): string => `${process.execPath} ${bundlePath('variant')} ${id}`;
 
 /** A wrapper's line setting environment variable `name` to `value`, or removing it when `value` is undefined. */
 const envLine = (name: string, value: string | undefined): string =>
@@ -293,7 +290,7 @@ function wrapper(m: Mutant, files: readonly string[], reach: Reach): string {
     envLine('JCP_EXTRA_CLAIMS', extra.length ? extra.join(',') : undefined),
     // a process-only rule breaker: the tests that start testee processes start this one (10 kills of the crash test
     // show a 10 ms write-behind gap many times over: a 0 ms one was caught in 17 records of 40 kills)
-    envLine('JCP_MUTANT_TESTEE', PROCESS_MUTANTS[m.id] ? variantCommand(m.id) : undefined),
+    envLine('JCP_MUTANT_TESTEE', PROCESS_MUTANTS[m.id] ? variantTestee(m.id) : undefined),
     envLine('JCP_DURABLE_KILLS', OUTER_DURABLE_KILLS ?? (PROCESS_MUTANTS[m.id] ? '10' : undefined)),
     MUTANT_PATCHES[m.id] && !SUITE_SCOPED.has(m.id)
       ? `(globalThis as Record<symbol, unknown>)[Symbol.for('jcp.mutation.patched-reference')] = await import(${JSON.stringify(`${join(ROOT, 'harness', 'adapter', 'reference.ts')}?jcp-mutant=${m.id}`)});`

@@ -134,9 +134,9 @@ function pause(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-/** Claims `fd`, trying again for up to `settleMs` while it is found held (see {@link CLAIM_SETTLE_MS}). */
-function claimSettled(ex: Exclusivity, fd: number, settleMs: number): ClaimResult {
-  const until = Date.now() + settleMs;
+/** Claims `fd`, trying again for up to {@link CLAIM_SETTLE_MS} while it is found held. */
+function claimSettled(ex: Exclusivity, fd: number): ClaimResult {
+  const until = Date.now() + CLAIM_SETTLE_MS;
   for (let wait = 1; ; wait = Math.min(wait * 2, 20)) {
     const r = ex.claim(fd);
     if (r.ok || !r.held || Date.now() >= until) return r;
@@ -151,8 +151,8 @@ function claimSettled(ex: Exclusivity, fd: number, settleMs: number): ClaimResul
  * after {@link CLAIM_SETTLE_MS}), and ERR_RECORD_NO_EXCLUSIVITY when the platform cannot provide exclusivity. The
  * caller closes `fd` on a throw.
  */
-export function claimRecord(fd: number, recordPath: string, holder: string, ex: Exclusivity = platformExclusivity(), sidecar = true, settleMs = CLAIM_SETTLE_MS): void {
-  const r = claimSettled(ex, fd, settleMs);
+export function claimRecord(fd: number, recordPath: string, holder: string, ex: Exclusivity = platformExclusivity(), sidecar = true): void {
+  const r = claimSettled(ex, fd);
   if (!r.ok) {
     if (r.held) {
       // the sidecar is written just after the claim is taken, so in that instant it may still name the previous holder
