@@ -60,7 +60,8 @@ export interface Ed25519 {
    * Whether `signature` is valid for `message` under `publicKey`, by the rule of this file's header. A signature or
    * key of the right length that fails the rule (S ≥ L, a non-canonical or off-curve A or R, a failed equation)
    * gives false. Throws only JcpError: ERR_SIGNATURE_LENGTH (not 64 bytes), ERR_KEY_LENGTH (not 32 bytes),
-   * ERR_BAD_ARGUMENT (a message that is not a Uint8Array).
+   * ERR_BAD_ARGUMENT (a message that is not a Uint8Array). Synchronous, and keeps no reference to its arguments: a
+   * caller may pass scratch memory it reuses (impl/wire/codec.ts does).
    */
   verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean;
 }

@@ -6,7 +6,7 @@
 // over mutated and random receipts.
 import { DEFAULT_MAX_COSE_BYTES } from '../cose/sign1.ts';
 import { PROVENANCES } from '../energy/cost.ts';
-import { isDidKey } from '../identity/did-key.ts';
+import { asciiBytes, OFF_SHAPE, ShapeCursor, shapeTexts, type ShapeText } from '../cbor/cursor.ts';
 import { FRAME_KINDS } from '../jcp/types.ts';
 import { PROFILE_FIELDS, RECEIPT_PROFILES, type ReceiptCore } from './core.ts';
 
@@ -38,8 +38,6 @@ interface _Field {
   readonly intern: boolean;
 }
 
-const _ascii = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));
-
 // jcp §3: "length-first then bytewise key order" — the strict decoder's order over the encoded keys of the jcp/2
 // fields, written out rather than sorted at load through the generic encoder (impl/receipt/verify.test.ts reads every
 // kind of receipt on both paths, so a field out of order or missing fails there)
@@ -53,7 +51,7 @@ const _FIELDS: readonly _Field[] = _ORDER
     const v1 = PROFILE_FIELDS['jcp/1'][name];
     return Object.freeze({
       name,
-      key: _ascii(name),
+      key: asciiBytes(name),
       kind: v2.kind as Kind,
       requiredV1: v1?.required === true,
       requiredV2: v2.required,
@@ -74,317 +72,73 @@ const _I_STEWARD = _IDX('steward');
 const _I_CHAIN = _IDX('chain_ids');
 
 /** The closed text values of the enumerated kinds, as the strict path would return them. */
-const _ENUMS: Readonly<Partial<Record<Kind, readonly { readonly s: string; readonly b: Uint8Array }[]>>> = {
-  frame_kind: FRAME_KINDS.map((s) => ({ s, b: _ascii(s) })),
-  trust: ['control', 'data'].map((s) => ({ s, b: _ascii(s) })),
-  verdict: ['allow', 'deny'].map((s) => ({ s, b: _ascii(s) })),
-  provenance: PROVENANCES.map((s) => ({ s, b: _ascii(s) })),
-  partial: ['Partial'].map((s) => ({ s, b: _ascii(s) })),
-  profile: RECEIPT_PROFILES.map((s) => ({ s, b: _ascii(s) })),
+const _ENUMS: Readonly<Partial<Record<Kind, readonly ShapeText[]>>> = {
+  frame_kind: shapeTexts(FRAME_KINDS),
+  trust: shapeTexts(['control', 'data']),
+  verdict: shapeTexts(['allow', 'deny']),
+  provenance: shapeTexts(PROVENANCES),
+  partial: shapeTexts(['Partial']),
+  profile: shapeTexts(RECEIPT_PROFILES),
 };
 
-// ---- the cursor --------------------------------------------------------------------------------------------------
-
-/** Thrown (and caught below) when the bytes leave the one shape read here: the strict path then decides. */
-const _OFF_SHAPE = Symbol('off-shape');
-
-let _b: Uint8Array = new Uint8Array(0);
-/** A DataView of `_b`, for comparing four bytes at a time. */
-let _dv = new DataView(new ArrayBuffer(0));
-let _p = 0;
-/** End of the region being read (the payload's end inside the core). */
-let _end = 0;
-/** Where the steward's text lies in `_b` (set when the core is read). */
+const _c = new ShapeCursor();
+/** Where the steward's text lies in the input (set when the core is read). */
 let _stewardAt = 0;
 let _stewardEnd = 0;
 
-function _off(): never {
-  throw _OFF_SHAPE;
-}
-
-/** A text head (major 3) in its shortest form, lengths below 256; returns the length, `_p` at the text. */
-function _textHead(): number {
-  if (_p >= _end) _off();
-  const ib = _b[_p]!;
-  if (ib >= 0x60 && ib < 0x78) {
-    _p++;
-    return ib - 0x60;
-  }
-  if (ib !== 0x78 || _p + 1 >= _end) _off();
-  const n = _b[_p + 1]!;
-  if (n < 24) _off(); // jcp §3 "shortest … length forms"; the strict path names it
-  _p += 2;
-  return n;
-}
-
-/** Are `_b[at, at + n)` the bytes of `k`? (Short `k`: keys and enumerated values.) */
-function _same(at: number, n: number, k: Uint8Array): boolean {
-  if (n !== k.length) return false;
-  const b = _b;
-  for (let i = 0; i < n; i++) if (b[at + i] !== k[i]) return false;
-  return true;
-}
-
-/** Are `_b[at, at + n)` the bytes `kd` views? Four at a time. */
-function _sameView(at: number, n: number, kd: DataView): boolean {
-  if (n !== kd.byteLength) return false;
-  const dv = _dv;
-  let i = 0;
-  for (; i + 4 <= n; i += 4) if (dv.getInt32(at + i) !== kd.getInt32(i)) return false;
-  for (; i < n; i++) if (dv.getUint8(at + i) !== kd.getUint8(i)) return false;
-  return true;
-}
-
-/** Are `_b[a, a + n)` and `_b[c, c + n)` the same bytes? Four at a time. */
-function _sameRanges(a: number, c: number, n: number): boolean {
-  const dv = _dv;
-  let i = 0;
-  for (; i + 4 <= n; i += 4) if (dv.getInt32(a + i) !== dv.getInt32(c + i)) return false;
-  for (; i < n; i++) if (dv.getUint8(a + i) !== dv.getUint8(c + i)) return false;
-  return true;
-}
-
-// Node's native one-byte string maker (a Buffer method that takes any Uint8Array); elsewhere, a TextDecoder. Only
-// ever given bytes already checked to be ASCII, for which both give the same text as a UTF-8 decoder.
-const _nativeAscii = (globalThis as { Buffer?: { prototype: { asciiSlice?: unknown } } }).Buffer?.prototype.asciiSlice as
-  | ((this: Uint8Array, start: number, end: number) => string)
-  | undefined;
-const _decoder = new TextDecoder();
-
-/** The text of `n` ASCII bytes at `_p` (off shape when any byte is not ASCII: the strict path decodes UTF-8). */
-function _asciiText(n: number): string {
-  const at = _p;
-  if (at + n > _end) _off();
-  const b = _b;
-  for (let i = 0; i < n; i++) if (b[at + i]! >= 0x80) _off();
-  _p = at + n;
-  if (n < 16) {
-    let s = '';
-    for (let i = 0; i < n; i++) s += String.fromCharCode(b[at + i]!);
-    return s;
-  }
-  return _nativeAscii !== undefined ? _nativeAscii.call(b, at, at + n) : _decoder.decode(b.subarray(at, at + n));
-}
-
-// Interned strings of values that repeat across receipts, by their bytes: a hit costs a comparison instead of a new
-// string, and gives the same string object (whose hash is already known to the caches keyed by it). One table per kind,
-// each holding only strings that passed that kind's check.
-const _SLOTS = 256;
-
-interface _Interned {
-  readonly bytes: (DataView | undefined)[];
-  readonly text: string[];
-}
-
-const _table = (): _Interned => ({ bytes: new Array<DataView | undefined>(_SLOTS).fill(undefined), text: new Array<string>(_SLOTS).fill('') });
-const _internedDids = _table();
-const _internedCids = _table();
-const _internedTexts = _table();
-
-function _slot(at: number, n: number): number {
-  let h = n;
-  const b = _b;
-  // the last bytes differ most between dids (their prefix is shared) and are as good as any in a content id
-  for (let i = n > 12 ? n - 12 : 0; i < n; i++) h = (Math.imul(h, 31) + b[at + i]!) | 0;
-  return (h ^ (h >>> 9)) & (_SLOTS - 1);
-}
-
-/** The interned string of `_b[at, at + n)` in `t`, or undefined. */
-function _interned(t: _Interned, slot: number, at: number, n: number): string | undefined {
-  const hit = t.bytes[slot];
-  return hit !== undefined && _sameView(at, n, hit) ? t.text[slot] : undefined;
-}
-
-function _intern(t: _Interned, slot: number, at: number, n: number, s: string): void {
-  const copy = _b.slice(at, at + n);
-  t.bytes[slot] = new DataView(copy.buffer);
-  t.text[slot] = s;
-}
-
-/** A content id (64 lowercase hex digits), as `isContentId` reads it. */
-function _cid(intern: boolean): string {
-  if (_p + 2 + 64 > _end || _b[_p] !== 0x78 || _b[_p + 1] !== 64) _off();
-  _p += 2;
-  const at = _p;
-  const slot = intern ? _slot(at, 64) : -1;
-  if (intern) {
-    const hit = _interned(_internedCids, slot, at, 64);
-    if (hit !== undefined) {
-      _p += 64;
-      return hit;
-    }
-  }
-  const b = _b;
-  for (let i = 0; i < 64; i++) {
-    const c = b[at + i]!;
-    // jcp §3: "lowercase-hex on the wire"
-    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) _off();
-  }
-  const s = _asciiText(64);
-  if (intern) _intern(_internedCids, slot, at, 64, s);
-  return s;
-}
-
-/**
- * The `n`-byte ASCII text at the cursor through table `t`: a hit costs a comparison; a miss is decoded, checked by
- * `accept` (a refusal is left to the strict path) and interned.
- */
-function _internedAscii(t: _Interned, n: number, accept?: (s: string) => boolean): string {
-  const at = _p;
-  if (at + n > _end) _off();
-  const slot = _slot(at, n);
-  const hit = _interned(t, slot, at, n);
-  if (hit !== undefined) {
-    _p += n;
-    return hit;
-  }
-  const s = _asciiText(n);
-  if (accept !== undefined && !accept(s)) _off();
-  _intern(t, slot, at, n, s);
-  return s;
-}
-
-/** An Ed25519 did:key, as `isDidKey` reads it (a did that is not one is left to the strict path). */
-function _did(): string {
-  return _internedAscii(_internedDids, _textHead(), isDidKey);
-}
-
-/** Non-empty ASCII text (other text is left to the strict path's UTF-8 decoding). */
-function _text(intern: boolean): string {
-  const n = _textHead();
-  if (n === 0) _off();
-  return intern ? _internedAscii(_internedTexts, n) : _asciiText(n);
-}
-
-/** One of a closed set of texts: the set's own string. */
-function _oneOf(kind: Kind): string {
-  const n = _textHead();
-  const at = _p;
-  if (at + n > _end) _off();
-  for (const e of _ENUMS[kind]!) {
-    if (_same(at, n, e.b)) {
-      _p += n;
-      return e.s;
-    }
-  }
-  return _off();
-}
-
-function _u32(at: number): number {
-  return _b[at]! * 0x1000000 + ((_b[at + 1]! << 16) | (_b[at + 2]! << 8) | _b[at + 3]!);
-}
-
-/** An unsigned integer (major 0) in its shortest form, as a bigint. */
-function _uint(): bigint {
-  if (_p >= _end) _off();
-  const ib = _b[_p]!;
-  if (ib < 24) {
-    _p++;
-    return BigInt(ib);
-  }
-  const p = _p + 1;
-  // jcp §3: "shortest integer form" — a longer head than needed is the strict path's ERR_CBOR_NOT_SHORTEST
-  if (ib === 24 && p + 1 <= _end && _b[p]! >= 24) {
-    _p = p + 1;
-    return BigInt(_b[p]!);
-  }
-  if (ib === 25 && p + 2 <= _end) {
-    const v = (_b[p]! << 8) | _b[p + 1]!;
-    if (v >= 0x100) {
-      _p = p + 2;
-      return BigInt(v);
-    }
-  }
-  if (ib === 26 && p + 4 <= _end) {
-    const v = _u32(p);
-    if (v >= 0x10000) {
-      _p = p + 4;
-      return BigInt(v);
-    }
-  }
-  if (ib === 27 && p + 8 <= _end) {
-    const hi = _u32(p);
-    if (hi !== 0) {
-      _p = p + 8;
-      return (BigInt(hi) << 32n) | BigInt(_u32(p + 4));
-    }
-  }
-  return _off();
-}
-
 /** A non-empty array of content ids, frozen, as parseReceiptCore returns it. */
 function _cids(): readonly string[] {
-  if (_p >= _end) _off();
-  const ib = _b[_p]!;
-  if (ib <= 0x80 || ib >= 0x98) _off(); // 1 … 23 items, one-byte head
-  _p++;
+  const c = _c;
+  if (c.p >= c.end) throw OFF_SHAPE;
+  const ib = c.b[c.p]!;
+  if (ib <= 0x80 || ib >= 0x98) throw OFF_SHAPE; // 1 … 23 items, one-byte head
+  c.p++;
   const out: string[] = [];
-  for (let i = 0; i < ib - 0x80; i++) out.push(_cid(true));
+  for (let i = 0; i < ib - 0x80; i++) out.push(c.cid(true));
   return Object.freeze(out);
 }
 
 function _value(f: _Field): unknown {
   switch (f.kind) {
     case 'cid':
-      return _cid(f.intern);
+      return _c.cid(f.intern);
     case 'did':
-      return _did();
+      return _c.did();
     case 'text':
-      return _text(f.intern);
+      return _c.text(f.intern);
     case 'uint':
-      return _uint();
+      return _c.uint();
     case 'cids':
       return _cids();
     default:
-      return _oneOf(f.kind);
+      return _c.oneOf(_ENUMS[f.kind]!);
   }
 }
 
 // ---- the envelope and the core --------------------------------------------------------------------------------------
 
-/** A byte-string head in its shortest form at `_p` (lengths below 2^16); returns the length, `_p` at the bytes. */
-function _bstrHead(): number {
-  if (_p >= _end) _off();
-  const ib = _b[_p]!;
-  if (ib >= 0x40 && ib < 0x58) {
-    _p++;
-    return ib - 0x40;
-  }
-  if (ib === 0x58 && _p + 1 < _end && _b[_p + 1]! >= 24) {
-    _p += 2;
-    return _b[_p - 1]!;
-  }
-  if (ib === 0x59 && _p + 2 < _end) {
-    const n = (_b[_p + 1]! << 8) | _b[_p + 2]!;
-    if (n >= 0x100) {
-      _p += 3;
-      return n;
-    }
-  }
-  return _off();
-}
-
-/** The core map at `_p`, ending exactly at `_end`, with its fields in canonical order; the values by field index. */
+/** The core map at the cursor, ending exactly at its end, with its fields in canonical order; the values by field index. */
 function _core(vals: unknown[]): number {
-  if (_p >= _end) _off();
-  const ib = _b[_p++]!;
-  if (ib < 0xa1 || ib > 0xa0 + _N) _off();
+  const c = _c;
+  if (c.p >= c.end) throw OFF_SHAPE;
+  const ib = c.b[c.p++]!;
+  if (ib < 0xa1 || ib > 0xa0 + _N) throw OFF_SHAPE;
   let last = -1;
   for (let i = 0; i < ib - 0xa0; i++) {
-    const n = _textHead();
-    if (_p + n > _end) _off();
+    const n = c.textHead();
+    if (c.p + n > c.end) throw OFF_SHAPE;
     // keys rise strictly in canonical order, each one of the profile's: a duplicate, an unsorted or an unknown key
     // is left to the strict path
     let j = last + 1;
-    while (j < _N && !_same(_p, n, _FIELDS[j]!.key)) j++;
-    if (j === _N) _off();
-    _p += n;
-    if (j === _I_STEWARD) _stewardAt = _p + (_b[_p]! === 0x78 ? 2 : 1);
+    while (j < _N && !c.same(c.p, n, _FIELDS[j]!.key)) j++;
+    if (j === _N) throw OFF_SHAPE;
+    c.p += n;
+    if (j === _I_STEWARD) _stewardAt = c.p + (c.b[c.p]! === 0x78 ? 2 : 1);
     vals[j] = _value(_FIELDS[j]!);
-    if (j === _I_STEWARD) _stewardEnd = _p;
+    if (j === _I_STEWARD) _stewardEnd = c.p;
     last = j;
   }
-  if (_p !== _end) _off();
+  if (c.p !== c.end) throw OFF_SHAPE;
   return ib - 0xa0;
 }
 
@@ -445,44 +199,40 @@ const _PROT_PREFIX = Uint8Array.of(0xa2, 0x01, 0x27, 0x04);
 export function _readReceipt(bytes: Uint8Array, maxBytes: number | undefined): _ReadReceipt | undefined {
   if (!(bytes instanceof Uint8Array) || !(bytes.buffer instanceof ArrayBuffer)) return undefined;
   if (!(bytes.length <= (maxBytes ?? DEFAULT_MAX_COSE_BYTES))) return undefined;
-  _b = bytes;
-  _dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-  _end = bytes.length;
+  const c = _c;
+  c.begin(bytes);
   try {
-    if (_end < 2 || bytes[0] !== 0xd2 || bytes[1] !== 0x84) return undefined;
-    _p = 2;
-    const protLen = _bstrHead();
-    const protAt = _p;
+    if (c.end < 2 || bytes[0] !== 0xd2 || bytes[1] !== 0x84) return undefined;
+    c.p = 2;
+    const protLen = c.bstrHead();
+    const protAt = c.p;
     const protEnd = protAt + protLen;
-    if (protEnd > _end || !_same(protAt, 4, _PROT_PREFIX)) return undefined;
-    _p = protAt + 4;
-    const kidLen = _bstrHead();
-    const kidAt = _p;
-    if (kidAt + kidLen !== protEnd || protEnd >= _end || bytes[protEnd] !== 0xa0) return undefined;
-    _p = protEnd + 1;
-    const payloadLen = _bstrHead();
-    const payloadAt = _p;
+    if (protEnd > c.end || !c.same(protAt, 4, _PROT_PREFIX)) return undefined;
+    c.p = protAt + 4;
+    const kidLen = c.bstrHead();
+    const kidAt = c.p;
+    if (kidAt + kidLen !== protEnd || protEnd >= c.end || bytes[protEnd] !== 0xa0) return undefined;
+    c.p = protEnd + 1;
+    const payloadLen = c.bstrHead();
+    const payloadAt = c.p;
     const payloadEnd = payloadAt + payloadLen;
     // the signature: 0x58 0x40 and 64 bytes, the last of the input
-    if (payloadEnd + 66 !== _end || bytes[payloadEnd] !== 0x58 || bytes[payloadEnd + 1] !== 64) return undefined;
-    _end = payloadEnd;
+    if (payloadEnd + 66 !== c.end || bytes[payloadEnd] !== 0x58 || bytes[payloadEnd + 1] !== 64) return undefined;
+    c.end = payloadEnd;
     const vals = _vals.fill(undefined);
     _core(vals);
     const core = _coreObject(vals);
     if (core === undefined) return undefined;
     // jcp §8: "steward = the signer's id (the COSE kid)" — the kid holds exactly the steward's (ASCII) text
-    if (kidLen !== _stewardEnd - _stewardAt || !_sameRanges(kidAt, _stewardAt, kidLen)) return undefined;
+    if (kidLen !== _stewardEnd - _stewardAt || !c.sameRanges(kidAt, _stewardAt, kidLen)) return undefined;
     return { core, payloadAt, payloadEnd, protEnd, sigAt: payloadEnd + 2 };
   } catch {
-    // off the shape (_OFF_SHAPE), or anything unforeseen: the strict path decides, and names any fault
+    // off the shape (OFF_SHAPE), or anything unforeseen: the strict path decides, and names any fault
     return undefined;
   } finally {
-    _b = _EMPTY;
-    _dv = _EMPTY_VIEW;
+    c.release();
   }
 }
 
-const _EMPTY = new Uint8Array(0);
-const _EMPTY_VIEW = new DataView(new ArrayBuffer(0));
 /** The values read, by field index (reused: the reader is not re-entrant, and the core object copies them out). */
 const _vals: unknown[] = new Array(_N).fill(undefined);

@@ -102,6 +102,19 @@ describe('WireRequest codec (jcp §11)', () => {
     );
   });
 
+  it('verifies bodies of any size in any order, and leaves each body as it was', () => {
+    const sized = (n: number) => encodeWireRequest(signWireRequest(unsigned({ frame: { ...unsigned().frame, action: 'a'.repeat(n) } }), bob));
+    const bodies = [sized(4), sized(5_000), sized(70_000), sized(10), sized(100_000), sized(3)];
+    for (const b of [...bodies, ...bodies.reverse()]) {
+      const copy = b.slice();
+      expect(verifyWireBodySignature(b, decodeWireRequest(b))).toBe(true);
+      const forged = b.slice();
+      forged[forged.length - 2] = forged[forged.length - 2]! ^ 4;
+      expect(verifyWireBodySignature(forged, decodeWireRequest(forged))).toBe(false);
+      expect(toHex(b)).toBe(toHex(copy));
+    }
+  });
+
   it('a body whose last entry is not a 64-byte signature gives no preimage; a changed signed byte fails either way', () => {
     expect(wireSigningBytesOfBody(body.subarray(0, body.length - 1))).toBeUndefined();
     expect(wireSigningBytesOfBody(new Uint8Array(0))).toBeUndefined();
@@ -238,6 +251,17 @@ describe('WireResponse / refusal codec', () => {
     expect(codeOf(() => decodeWireReply(encodeCanonical({ error: 'ERR_MADE_UP', message: 'x' })))).toBe('ERR_WIRE_MALFORMED');
     expect(codeOf(() => decodeWireReply(encodeCanonical({ decision: { verdict: 'deny' }, receipt: new Uint8Array(1) })))).toBe('ERR_WIRE_MALFORMED');
     expect(codeOf(() => decodeWireReply(encodeCanonical({ decision: { verdict: 'allow', deny_reason: 'x' }, receipt: new Uint8Array(1) })))).toBe('ERR_WIRE_MALFORMED');
+  });
+
+  it("an allow's response is the canonical encoding of {decision, receipt} for a receipt of any length", () => {
+    // the lengths at each byte-string head width (jcp §3 shortest form): one byte, 0x58 n, 0x59 n n, and past 0xffff
+    for (const n of [0, 1, 23, 24, 255, 256, 300, 0xffff, 0x10000]) {
+      const receipt = Uint8Array.from({ length: n }, (_, i) => (i * 7 + n) & 0xff);
+      const generic = encodeCanonical({ decision: { verdict: 'allow' }, receipt });
+      expect(toHex(encodeWireResponse({ decision: { verdict: 'allow' }, receipt })), `receipt of ${n} bytes`).toBe(toHex(generic));
+    }
+    const deny = { decision: { verdict: 'deny' as const, deny_reason: 'budget-exhausted' }, receipt: new Uint8Array(40).fill(5) };
+    expect(toHex(encodeWireResponse(deny))).toBe(toHex(encodeCanonical({ decision: { verdict: 'deny', deny_reason: 'budget-exhausted' }, receipt: deny.receipt })));
   });
 });
 

@@ -10,6 +10,8 @@ import { isDidKey, didPublicKey } from '../identity/did-key.ts';
 import { defaultEd25519, type Ed25519, type KeyPair } from '../identity/ed25519.ts';
 import { frameToCbor, parseFrame, parseSignedGrant, signedGrantToCbor } from '../jcp/codec.ts';
 import type { Did, Frame, SignedGrant } from '../jcp/types.ts';
+import { knownLink, rememberLink } from './grant-memo.ts';
+import { _readKnownWireRequest } from './read-request.ts';
 
 const U64_MAX = (1n << 64n) - 1n;
 
@@ -99,23 +101,41 @@ const SIGNATURE_ENTRY_BYTES = SIGNATURE_ENTRY.length + 64;
  * {@link wireSigningBytes} of the parsed request is the preimage).
  */
 export function wireSigningBytesOfBody(body: Uint8Array): Uint8Array | undefined {
-  const at = body.length - SIGNATURE_ENTRY_BYTES;
-  if (at < 1 || body[0] !== 0xa6) return undefined;
-  for (let i = 0; i < SIGNATURE_ENTRY.length; i++) if (body[at + i] !== SIGNATURE_ENTRY[i]) return undefined;
+  const at = signatureEntryAt(body);
+  if (at < 0) return undefined;
   const out = new Uint8Array(at);
   out.set(body.subarray(0, at));
   out[0] = 0xa5;
   return out;
 }
 
+/** Where the signature entry of a request body in the canonical shape begins (the preimage's length), or -1. */
+function signatureEntryAt(body: Uint8Array): number {
+  const at = body.length - SIGNATURE_ENTRY_BYTES;
+  if (at < 1 || body[0] !== 0xa6) return -1;
+  for (let i = 0; i < SIGNATURE_ENTRY.length; i++) if (body[at + i] !== SIGNATURE_ENTRY[i]) return -1;
+  return at;
+}
+
+/** Room for the preimages of bodies up to this size is kept between calls (the verify is synchronous and keeps nothing). */
+const SCRATCH_MAX = 64 * 1024;
+let scratch = new Uint8Array(4096);
+
 /**
  * {@link verifyWireSignature} for a request decoded from `body`: the preimage is read off the body where it has the
- * canonical shape, so the request is not encoded a second time.
+ * canonical shape (into scratch memory, not a new buffer), so the request is not encoded a second time.
  */
 export function verifyWireBodySignature(body: Uint8Array, r: WireRequest, backend: Ed25519 = defaultEd25519()): boolean {
-  const preimage = wireSigningBytesOfBody(body);
-  if (preimage === undefined) return verifyWireSignature(r, backend);
-  return backend.verify(r.signature, preimage, didPublicKey(r.caller));
+  const at = signatureEntryAt(body);
+  if (at < 0) return verifyWireSignature(r, backend);
+  let room = scratch;
+  if (room.length < at) {
+    room = new Uint8Array(at);
+    if (at <= SCRATCH_MAX) scratch = room;
+  }
+  room.set(body.subarray(0, at));
+  room[0] = 0xa5;
+  return backend.verify(r.signature, room.subarray(0, at), didPublicKey(r.caller));
 }
 
 /** The canonical body of a WireRequest (no length prefix). */
@@ -123,9 +143,34 @@ export function encodeWireRequest(r: WireRequest): Uint8Array {
   return encodeCanonical({ ...unsignedToCbor(r), signature: r.signature });
 }
 
+// An allow's response in canonical det-CBOR (jcp §3: "receipt" sorts before "decision", being shorter):
+// {"receipt": h'…', "decision": {"verdict": "allow"}}, written around the receipt's bytes without the generic encoder
+const RESPONSE_HEAD = Uint8Array.from([0xa2, 0x67, ...new TextEncoder().encode('receipt')]);
+const ALLOW_TAIL = Uint8Array.from([0x68, ...new TextEncoder().encode('decision'), 0xa1, 0x67, ...new TextEncoder().encode('verdict'), 0x65, ...new TextEncoder().encode('allow')]);
+
 /** The canonical body of a WireResponse. */
 export function encodeWireResponse(r: WireResponse): Uint8Array {
-  return encodeCanonical({ decision: { verdict: r.decision.verdict, deny_reason: r.decision.deny_reason }, receipt: r.receipt });
+  const receipt = r.receipt;
+  if (r.decision.verdict !== 'allow' || r.decision.deny_reason !== undefined || !(receipt instanceof Uint8Array) || receipt.length > 0xffff) {
+    return encodeCanonical({ decision: { verdict: r.decision.verdict, deny_reason: r.decision.deny_reason }, receipt });
+  }
+  const n = receipt.length;
+  const head = n < 24 ? 1 : n < 0x100 ? 2 : 3;
+  const out = new Uint8Array(RESPONSE_HEAD.length + head + n + ALLOW_TAIL.length);
+  out.set(RESPONSE_HEAD);
+  let at = RESPONSE_HEAD.length;
+  if (head === 1) out[at++] = 0x40 + n;
+  else if (head === 2) {
+    out[at++] = 0x58;
+    out[at++] = n;
+  } else {
+    out[at++] = 0x59;
+    out[at++] = n >> 8;
+    out[at++] = n & 0xff;
+  }
+  out.set(receipt, at);
+  out.set(ALLOW_TAIL, at + n);
+  return out;
 }
 
 /** The canonical body of a WireRefusal. */
@@ -305,17 +350,22 @@ export function parseWireRequest(v: CborValue, grantAt?: (i: number, link: CborV
  * A signed grant whose exact bytes were accepted before is neither decoded nor parsed again: requests under one grant
  * repeat its bytes, and both steps are functions of those bytes alone (a link's depth in the body is always the same),
  * so the earlier result is the same value. It is a frozen object shared between the requests that carry those bytes,
- * with its id and signature check memoised on it. Everything else in the body is decoded strictly every time; any
- * body the short path does not take, or that fails on it, takes the whole path, so a refusal is always the one the
- * whole body's decode gives.
+ * with its id and signature check memoised on it (impl/wire/grant-memo.ts). A body in the one expected shape whose
+ * links are all known is read in one pass (impl/wire/read-request.ts); otherwise everything but the known links is
+ * decoded strictly. Any body the short paths do not take, or that fails on them, takes the whole path, so a refusal is
+ * always the one the whole body's decode gives.
  */
 export function decodeWireRequest(body: Uint8Array, cap = WIRE_MAX_MESSAGE_BYTES): WireRequest {
+  if (body.length <= cap) {
+    const read = _readKnownWireRequest(body);
+    if (read !== undefined) return read;
+  }
   const seen = body.length <= cap ? knownLinks(body) : undefined;
   if (seen !== undefined) {
     try {
       return parseWireRequest(decodeBody(seen.residual, cap), (i, link, parse) => {
         const sg = seen.links[i];
-        if (sg === undefined) return remember(body, seen.spans[i], parse());
+        if (sg === undefined) return rememberLink(body, seen.spans[i]![0], seen.spans[i]![1], parse());
         // the placeholder is where the link was: anything else means the spans were misread, and the whole path decides
         if (link !== i) throw new Error('a known link is not where its placeholder was put');
         return sg;
@@ -326,35 +376,7 @@ export function decodeWireRequest(body: Uint8Array, cap = WIRE_MAX_MESSAGE_BYTES
   }
   const v = decodeBody(body, cap);
   const spans = chainSpans(body);
-  return parseWireRequest(v, spans === undefined ? undefined : (i, _link, parse) => remember(body, spans[i], parse()));
-}
-
-/**
- * Signed grants accepted before, with their bytes, found by their last 64 bytes (a signed grant's signature, the last
- * entry of its map) and taken only when every byte matches; oldest dropped first; a link over the byte limit is not kept.
- */
-const GRANT_MEMO_ENTRIES = 1024;
-const GRANT_MEMO_MAX_BYTES = 4096;
-const grantMemo = new Map<string, { readonly bytes: Uint8Array; readonly sg: SignedGrant }>();
-
-function linkKey(body: Uint8Array, span: readonly [number, number]): string | undefined {
-  if (span[1] - span[0] > GRANT_MEMO_MAX_BYTES || span[1] - span[0] < 64) return undefined;
-  return Buffer.from(body.buffer, body.byteOffset + span[1] - 64, 64).toString('latin1');
-}
-
-function known(body: Uint8Array, span: readonly [number, number]): SignedGrant | undefined {
-  const key = linkKey(body, span);
-  const hit = key === undefined ? undefined : grantMemo.get(key);
-  if (hit === undefined || hit.bytes.length !== span[1] - span[0]) return undefined;
-  return Buffer.compare(hit.bytes, body.subarray(span[0], span[1])) === 0 ? hit.sg : undefined;
-}
-
-function remember(body: Uint8Array, span: readonly [number, number] | undefined, sg: SignedGrant): SignedGrant {
-  const key = span === undefined ? undefined : linkKey(body, span);
-  if (key === undefined) return sg;
-  if (grantMemo.size >= GRANT_MEMO_ENTRIES) grantMemo.delete(grantMemo.keys().next().value as string);
-  grantMemo.set(key, { bytes: body.slice(span![0], span![1]), sg });
-  return sg;
+  return parseWireRequest(v, spans === undefined ? undefined : (i, _link, parse) => (spans[i] === undefined ? parse() : rememberLink(body, spans[i]![0], spans[i]![1], parse())));
 }
 
 /**
@@ -370,7 +392,7 @@ function knownLinks(body: Uint8Array): { readonly residual: Uint8Array; readonly
   let hits = 0;
   let cut = 0;
   const links = spans.map((span) => {
-    const sg = known(body, span);
+    const sg = knownLink(body, span[0], span[1]);
     if (sg !== undefined) {
       hits++;
       cut += span[1] - span[0] - 1;

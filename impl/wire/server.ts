@@ -174,6 +174,17 @@ const systemClock = (): bigint => BigInt(Math.floor(Date.now() / 1000));
 /** How the message of a refusal begins when the endpoint met an error it did not type (a bug, never a verdict). */
 export const UNTYPED_REFUSAL_PREFIX = 'the endpoint could not decide the request: ';
 
+/**
+ * {@link frameMessage} for an answer about to be written: the same bytes, in memory from node's pool of small buffers
+ * (an answer is written once and dropped, so it needs no ArrayBuffer of its own).
+ */
+function framed(body: Uint8Array): Uint8Array {
+  const out = Buffer.allocUnsafe(4 + body.length);
+  out.writeUInt32BE(body.length, 0);
+  out.set(body, 4);
+  return out;
+}
+
 function refusal(e: unknown): Uint8Array {
   if (isJcpError(e)) return encodeWireRefusal({ error: e.code, message: e.message });
   return encodeWireRefusal({ error: 'ERR_BAD_ARGUMENT', message: `${UNTYPED_REFUSAL_PREFIX}${e instanceof Error ? e.message : String(e)}` });
@@ -305,7 +316,7 @@ export function createWireServer(opts: WireServerOptions): WireServer {
           let out = answer(body);
           if (out instanceof Promise) out = await out;
           if (socket.destroyed) break;
-          if (!send(frameMessage(out, Number.MAX_SAFE_INTEGER))) {
+          if (!send(framed(out))) {
             flush();
             await writable();
           }

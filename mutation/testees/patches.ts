@@ -86,7 +86,7 @@ export const MUTANT_PATCHES: Readonly<Record<string, readonly SourcePatch[]>> = 
   // ---- C8 wire (the endpoint the wire driver starts in process: scope suite) ----
   'wire-stale-accepted': [skip(WIRE, 'skew > window')],
   'wire-caller-signature-unchecked': [skip(WIRE, '!verifyWireBodySignature(body, w, backend)')],
-  'wire-reply-non-canonical': [swap(WIRE, 'send(frameMessage(out, Number.MAX_SAFE_INTEGER))', 'send(frameMessage(new Uint8Array([...out, 0]), Number.MAX_SAFE_INTEGER))')],
+  'wire-reply-non-canonical': [swap(WIRE, 'send(framed(out))', 'send(framed(new Uint8Array([...out, 0])))')],
   'wire-repeat-redecided': [swap('impl/durable/point.ts', "if (seen) return Object.freeze({ status: 'repeated' as const", "if (false) return Object.freeze({ status: 'repeated' as const")],
   'wire-decides-at-named-time': [swap(WIRE, 'cost: w.cost, now_s: now };', 'cost: w.cost, now_s: w.now };')],
   'wire-oversize-accepted': [swap(WIRE, 'const reader = new WireFrameReader(cap);', 'const reader = new WireFrameReader(Number.MAX_SAFE_INTEGER);'), swap(WIRE, 'w = decodeWireRequest(body, cap);', 'w = decodeWireRequest(body, Number.MAX_SAFE_INTEGER);')],
