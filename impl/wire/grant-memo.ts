@@ -29,7 +29,7 @@ function keyAt(body: Uint8Array, at: number): number {
 
 /** The link accepted before whose bytes are exactly `body[start, end)`, or undefined. */
 export function knownLink(body: Uint8Array, start: number, end: number): SignedGrant | undefined {
-  if (end - start < MEMO_MIN_BYTES || end - start > MEMO_MAX_BYTES) return undefined;
+  // a span outside the kept sizes finds nothing: no entry has its length
   const hit = memo.get(keyAt(body, start));
   if (hit === undefined || hit.bytes.length !== end - start) return undefined;
   return Buffer.compare(hit.bytes, body.subarray(start, end)) === 0 ? hit.sg : undefined;
@@ -40,12 +40,16 @@ export function knownLink(body: Uint8Array, start: number, end: number): SignedG
  * ends. A whole det-CBOR item is never a prefix of another, so bytes equal to an accepted link are that link.
  */
 export function knownLinkAt(body: Uint8Array, start: number, limit: number): { readonly sg: SignedGrant; readonly end: number } | undefined {
-  if (limit - start < MEMO_MIN_BYTES) return undefined;
   const hit = memo.get(keyAt(body, start));
   if (hit === undefined) return undefined;
   const end = start + hit.bytes.length;
   if (end > limit || Buffer.compare(hit.bytes, body.subarray(start, end)) !== 0) return undefined;
   return { sg: hit.sg, end };
+}
+
+/** How many links are kept now (for tests of the bound). */
+export function _memoSize(): number {
+  return memo.size;
 }
 
 /** Keeps `body[start, end)` as the bytes of the accepted link `sg`; returns `sg`. */
