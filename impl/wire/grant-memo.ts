@@ -2,7 +2,7 @@
 // body carried and the strict path accepted, with what the parser made of them. Requests under one grant repeat its
 // bytes, and decoding and parsing a link are functions of those bytes alone, so a later body carrying the same bytes
 // gets the same (frozen, shared) value. A link is found by its first bytes — a signed grant's map begins with its
-// grant's nonce when it has one — and taken only when every one of its bytes matches.
+// grant's nonce, which jcp §4 requires — and taken only when every one of its bytes matches.
 import type { SignedGrant } from '../jcp/types.ts';
 
 const MEMO_ENTRIES = 1024;
@@ -27,14 +27,6 @@ function keyAt(body: Uint8Array, at: number): number {
   return h >>> 0;
 }
 
-/** The link accepted before whose bytes are exactly `body[start, end)`, or undefined. */
-export function knownLink(body: Uint8Array, start: number, end: number): SignedGrant | undefined {
-  // a span outside the kept sizes finds nothing: no entry has its length
-  const hit = memo.get(keyAt(body, start));
-  if (hit === undefined || hit.bytes.length !== end - start) return undefined;
-  return Buffer.compare(hit.bytes, body.subarray(start, end)) === 0 ? hit.sg : undefined;
-}
-
 /**
  * The link accepted before whose bytes begin at `body[start]` and lie wholly before `limit`: its value and where it
  * ends. A whole det-CBOR item is never a prefix of another, so bytes equal to an accepted link are that link.
@@ -45,6 +37,12 @@ export function knownLinkAt(body: Uint8Array, start: number, limit: number): { r
   const end = start + hit.bytes.length;
   if (end > limit || Buffer.compare(hit.bytes, body.subarray(start, end)) !== 0) return undefined;
   return { sg: hit.sg, end };
+}
+
+/** The link accepted before whose bytes are exactly `body[start, end)`, or undefined. */
+export function knownLink(body: Uint8Array, start: number, end: number): SignedGrant | undefined {
+  const known = knownLinkAt(body, start, end);
+  return known?.end === end ? known.sg : undefined;
 }
 
 /** How many links are kept now (for tests of the bound). */
