@@ -3,12 +3,13 @@
 // numbered again with each mutant's covering and killing tests following their test; overlapping parts, a part that
 // ran none of its files and a mutant naming an unlisted test are refused. Tooling: no clause is decided here.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { MergeError, mergeReports, type IncrementalReport } from '../../scripts/mutation-merge.ts';
-import { matchesGlob } from '../../scripts/stryker-config.ts';
+import { matchesGlob, mutated } from '../../scripts/stryker-config.ts';
 
 const TMP = mkdtempSync(join(tmpdir(), 'jcp-mutation-merge-'));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
@@ -94,6 +95,17 @@ describe('joining the incremental reports of runs over parts of impl/', () => {
     expect(matchesGlob('impl/bytes.ts', 'impl/*/*.ts')).toBe(false);
     expect(matchesGlob('impl/durable/_fixtures.ts', 'impl/durable/_fixtures.ts')).toBe(true);
     expect(matchesGlob('impl/durableX_fixtures.ts', 'impl/durable/_fixtures.ts')).toBe(false);
+  });
+
+  it("the workflow's parts cover every file Stryker mutates, each file in exactly one part", () => {
+    const workflow = parse(readFileSync('.github/workflows/mutation.yml', 'utf8')) as { jobs: { 'stryker-part': { strategy: { matrix: { part: Array<{ name: string; glob: string }> } } } } };
+    const parts = workflow.jobs['stryker-part'].strategy.matrix.part;
+    const files = readdirSync('impl', { recursive: true, encoding: 'utf8' }).map((f) => `impl/${f.split('\\').join('/')}`).filter(mutated);
+    expect(files.length).toBeGreaterThan(50);
+    const claims = files.map((f) => `${f}: ${parts.filter((p) => matchesGlob(f, p.glob)).map((p) => p.name).join(' ') || 'no part'}`);
+    expect(claims.filter((c) => c.split(': ')[1]!.includes(' ') || c.endsWith('no part'))).toEqual([]);
+    // a part whose glob names no file would fail the join (a part with no file of its glob is refused)
+    expect(parts.filter((p) => !files.some((f) => matchesGlob(f, p.glob))).map((p) => p.name)).toEqual([]);
   });
 
   it('as a command: writes the joined report, and refuses a missing argument in one line with exit 2', () => {
