@@ -1,6 +1,6 @@
 // Unit tests of impl/energy/ladder.ts (jcp §5.1 the metering ladder).
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { thrown } from '../_test-support.ts';
 import { meterSpan, walkLadder, type CounterResult } from './ladder.ts';
 import type { LivenessVerdict } from './liveness.ts';
 
@@ -43,6 +43,7 @@ describe('walkLadder', () => {
     expect(est.energy).toEqual({ estimated_uj: 900n, provenance: 'Estimator', coverage: 'Whole' });
     expect(est.declined[0]).toEqual({ rung: 'rapl', reason: 'failed-mid-reading', detail: 'stop: EACCES' });
     expect(est.declined.map((d) => d.rung)).toEqual(['rapl', 'nvml', 'proc-self', 'proc-tree', 'ioreport', 'calibrated-power']);
+    expect(est.declined.at(-1)).toEqual({ rung: 'calibrated-power', reason: 'no-calibration' });
     const cal = walkLadder(r, { calibrated_uj: 700n, estimated_uj: 900n });
     expect(cal.rung).toBe('calibrated-power');
     expect(cal.energy).toEqual({ estimated_uj: 700n, provenance: 'ModelBased', coverage: 'Whole' });
@@ -59,10 +60,31 @@ describe('walkLadder', () => {
     expect(c.rung).toBe('proc-self');
     expect(c.energy.coverage).toBe('Partial');
   });
-  it('refuses unknown or repeated rungs and a missing estimate', () => {
-    expect(codeOf(() => walkLadder([{ rung: 'smc', status: 'absent' } as never], models))).toBe('ERR_ENERGY_MALFORMED');
-    expect(codeOf(() => walkLadder([{ rung: 'rapl', status: 'absent' }, { rung: 'rapl', status: 'absent' }], models))).toBe('ERR_ENERGY_MALFORMED');
-    expect(codeOf(() => walkLadder([], { estimated_uj: -1n }))).toBe('ERR_ENERGY_MALFORMED');
+  it('refuses an unknown or repeated rung and a bad estimate, naming what was wrong', () => {
+    const cases: Array<[() => unknown, string]> = [
+      [() => walkLadder([{ rung: 'smc', status: 'absent' } as never], models), 'unknown counter rung smc'],
+      [() => walkLadder([null as never], models), 'unknown counter rung undefined'],
+      [() => walkLadder([{ rung: 'nvml', status: 'absent' }, { rung: 'nvml', status: 'absent' }], models), 'rung nvml reported twice'],
+      [() => walkLadder([], { estimated_uj: -1n }), 'estimated_uj must be a non-negative bigint'],
+      [() => walkLadder([], { estimated_uj: 900 as never }), 'estimated_uj must be a non-negative bigint'],
+    ];
+    for (const [f, message] of cases) {
+      const e = thrown(f);
+      expect(e.code).toBe('ERR_ENERGY_MALFORMED');
+      expect(e.message).toContain(message);
+    }
+  });
+  it('declines a summed domain with a counter not live, though the verdict it carries is live', () => {
+    // jcp §5: "every one of them MUST be observed live: a frozen one beside live ones would be left out"
+    const c = walkLadder([{ rung: 'rapl', status: 'read', delta_uj: 500n, liveness: LIVE, not_live: ['package-1'] }], models);
+    expect(c.rung).toBe('estimate');
+    expect(c.declined[0]).toEqual({ rung: 'rapl', reason: 'not-live', liveness: LIVE, not_live: ['package-1'] });
+  });
+  it('never grades a result that is not a reading: an unknown status counts as absent', () => {
+    // jcp §5: HwShunt is "a hardware reading"
+    const c = walkLadder([{ rung: 'rapl', status: 'stale', delta_uj: 500n, liveness: LIVE } as never], models);
+    expect(c.rung).toBe('estimate');
+    expect(c.declined[0]).toEqual({ rung: 'rapl', reason: 'absent' });
   });
 });
 
@@ -80,7 +102,8 @@ describe('meterSpan (from raw samples)', () => {
       models,
     );
     expect(bad.rung).toBe('estimate');
-    expect(bad.declined[0]).toMatchObject({ rung: 'rapl', reason: 'not-live', not_live: ['package-1'] });
+    // the domain's verdict is the frozen package's, not the first package's
+    expect(bad.declined[0]).toMatchObject({ rung: 'rapl', reason: 'not-live', detail: 'frozen', liveness: { live: false, reason: 'frozen' }, not_live: ['package-1'] });
   });
   it('judges plausibility where telemetry is given, and treats a RAPL with no package zone as absent', () => {
     // 100 000 µJ per 25 ms is 4 W, on a board drawing 60 W: under (60 − 5) / 4 = 13.75 W
@@ -88,5 +111,29 @@ describe('meterSpan (from raw samples)', () => {
     expect(c.declined[1]).toMatchObject({ rung: 'nvml', reason: 'implausible', plausibility: { verdict: 'counter-under-rate', rate_mw: 4_000n } });
     const none = meterSpan([{ rung: 'rapl', status: 'read', counters: [{ zone: 'intel-rapl:1', name: 'psys', samples: samples(1n) }] }], models);
     expect(none.declined[0]).toEqual({ rung: 'rapl', reason: 'absent' });
+  });
+  it('times the span from the earliest to the latest sample of any counter of the rung', () => {
+    // gpu0 runs 100–600 ms, gpu1 0–500 ms: 4 000 000 µJ over 600 ms is 6 666 mW, under the 60 W board's 13.75 W floor
+    const late = samples(100_000n).map((x) => ({ ...x, t_ns: x.t_ns + 100n * MS }));
+    const counters = [{ zone: 'gpu0', name: 'gpu0', samples: late }, { zone: 'gpu1', name: 'gpu1', samples: samples(100_000n) }];
+    const c = meterSpan([{ rung: 'nvml', status: 'read', counters, telemetry: { draw_mw: [60_000n] } }], models);
+    expect(c.declined[1]).toMatchObject({ rung: 'nvml', reason: 'implausible', plausibility: { verdict: 'counter-under-rate', rate_mw: 6_666n } });
+  });
+  it('judges no rate over a span of no length', () => {
+    const c = meterSpan([{ rung: 'nvml', status: 'read', counters: [{ zone: 'gpu0', name: 'gpu0', samples: [{ t_ns: 0n, value: 5n }] }], telemetry: { draw_mw: [60_000n] } }], models);
+    expect(c.declined[1]).toMatchObject({ rung: 'nvml', reason: 'not-live', detail: 'no-counted-intervals' });
+    expect(c.declined[1]).not.toHaveProperty('plausibility');
+  });
+  it('a counter that went backwards with no wrap range fails the rung, though another counter of it advanced', () => {
+    const back = [{ t_ns: 0n, value: 500n }, { t_ns: 25n * MS, value: 100n }];
+    const counters = [{ zone: 'gpu0', name: 'gpu0', samples: samples(100n) }, { zone: 'gpu1', name: 'gpu1', samples: back }];
+    const c = meterSpan([{ rung: 'nvml', status: 'read', counters }], models);
+    expect(c.declined[1]).toEqual({ rung: 'nvml', reason: 'failed-mid-reading', detail: 'stop: no counter of the domain gave a wrap-correctable advance' });
+  });
+  it("carries the backend's gaps into the figure: Partial", () => {
+    // jcp §5.1: a reaped child is a gap of the per-process count
+    const c = meterSpan([{ rung: 'proc-self', status: 'read', counters: [{ zone: 'self', name: 'self', samples: samples(100n) }], gaps: ['reaped-child'] }], models);
+    expect(c.rung).toBe('proc-self');
+    expect(c.energy).toEqual({ measured_uj: 2000n, estimated_uj: 900n, provenance: 'HwShunt', coverage: 'Partial' });
   });
 });

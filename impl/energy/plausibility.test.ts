@@ -1,13 +1,14 @@
 // Unit tests of impl/energy/plausibility.ts (jcp §5 Plausibility; jouleclaw §1.3; CHANGE-NOTES.md two-sided bound).
 // Figures are the spec's RTX 4050 Laptop GPU: a 65 W limit, 14.8 W draw samples, a ~590 W wake spike.
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, thrown } from '../_test-support.ts';
 import {
   GPU_DRAW_SLACK_MW,
   GPU_UNDER_FACTOR,
   judgePlausibility,
   overRateCeilingMw,
   plausibilityAdmits,
+  plausibilityGrade,
   rankVerdicts,
   underRateFloorMw,
   type PlausibilityVerdict,
@@ -84,6 +85,35 @@ describe('judgePlausibility', () => {
     expect(codeOf(() => judgePlausibility(at(1n), { draw_mw: [1] as never }))).toBe('ERR_ENERGY_MALFORMED');
     expect(codeOf(() => judgePlausibility(at(1n), { draw_mw: [], limit_mw: 0n }))).toBe('ERR_ENERGY_MALFORMED');
   });
+  it('refuses a number where a bigint is due, naming the field', () => {
+    const cases: Array<[() => unknown, string]> = [
+      [() => judgePlausibility({ delta_uj: 1 as never, duration_ns: S }, board(sane)), 'delta_uj must be a non-negative bigint'],
+      [() => judgePlausibility({ delta_uj: 1n, duration_ns: 1 as never }, board(sane)), 'duration_ns must be a positive bigint'],
+      [() => judgePlausibility(at(1n), board(sane, 65_000 as never)), 'limit_mw must be a positive bigint'],
+    ];
+    for (const [f, message] of cases) {
+      const e = thrown(f);
+      expect(e.code).toBe('ERR_ENERGY_MALFORMED');
+      expect(e.message).toContain(message);
+    }
+  });
+  it('refuses a negative draw sample rather than discarding it', () => {
+    const e = thrown(() => judgePlausibility(at(1n), board([14_800n, -1n])));
+    expect(e.code).toBe('ERR_ENERGY_MALFORMED');
+    expect(e.message).toContain('draw_mw must be an array of non-negative bigint milliwatts');
+  });
+  it('judges against the draw alone when the board gives no static limit', () => {
+    // jcp §5: "the board's instantaneous power draw" is a bound on its own; floor 2 450 mW, ceiling 39 600 mW
+    expect(judgePlausibility(at(14_800n), { draw_mw: sane })).toEqual({ verdict: 'not-refuted', rate_mw: 14_800n, floor_mw: 2_450n, ceiling_mw: 39_600n, discarded: 0 });
+  });
+  it('keeps a draw sample exactly at the static limit: only one past it is impossible', () => {
+    // jcp §5: "past its own 65 W limit" is impossible; at the limit is a reading
+    expect(judgePlausibility(at(60_000n), board([65_000n]))).toMatchObject({ verdict: 'not-refuted', discarded: 0, floor_mw: 15_000n });
+  });
+  it('reports the static limit as the ceiling where it is below the draw-derived one', () => {
+    // 14.8 W draw: (14.8 + 5) × 2 = 39.6 W from the draw, but a 30 W limit is the tighter bound
+    expect(judgePlausibility(at(14_800n), board(sane, 30_000n))).toMatchObject({ verdict: 'not-refuted', ceiling_mw: 30_000n });
+  });
 });
 
 describe('rankVerdicts', () => {
@@ -93,5 +123,34 @@ describe('rankVerdicts', () => {
     const underBig: PlausibilityVerdict = { verdict: 'counter-under-rate', rate_mw: 5_000n, floor_mw: 20_000n, mean_draw_mw: 85_000n, discarded: 0 };
     const ok: PlausibilityVerdict = { verdict: 'not-refuted', rate_mw: 1n, discarded: 0 };
     expect(rankVerdicts([ok, over, underSmall, underBig])).toEqual([underBig, underSmall, over, ok]);
+  });
+  it('orders two under-reports by floor minus rate, not by the floor or the rate alone', () => {
+    // shortfalls: 1 000 mW (floor 10 000, rate 9 000) and 5 000 mW (floor 5 000, rate 0)
+    const near: PlausibilityVerdict = { verdict: 'counter-under-rate', rate_mw: 9_000n, floor_mw: 10_000n, mean_draw_mw: 45_000n, discarded: 0 };
+    const far: PlausibilityVerdict = { verdict: 'counter-under-rate', rate_mw: 0n, floor_mw: 5_000n, mean_draw_mw: 25_000n, discarded: 0 };
+    expect(rankVerdicts([near, far])).toEqual([far, near]);
+    expect(rankVerdicts([far, near])).toEqual([far, near]);
+  });
+  it('keeps verdicts of equal rank and shortfall in the order given', () => {
+    const overA: PlausibilityVerdict = { verdict: 'counter-over-rate', rate_mw: 444_000n, bound: 'limit', bound_mw: 65_000n, discarded: 0 };
+    const overB: PlausibilityVerdict = { verdict: 'counter-over-rate', rate_mw: 59_200n, bound: 'draw', bound_mw: 39_600n, discarded: 1 };
+    expect(rankVerdicts([overA, overB])).toEqual([overA, overB]);
+    expect(rankVerdicts([overB, overA])).toEqual([overB, overA]);
+  });
+});
+
+describe('plausibilityAdmits and plausibilityGrade', () => {
+  const under: PlausibilityVerdict = { verdict: 'counter-under-rate', rate_mw: 100n, floor_mw: 2_000n, mean_draw_mw: 13_000n, discarded: 0 };
+  const over: PlausibilityVerdict = { verdict: 'counter-over-rate', rate_mw: 444_000n, bound: 'limit', bound_mw: 65_000n, discarded: 0 };
+  const ind: PlausibilityVerdict = { verdict: 'indeterminate', rate_mw: 1n, reason: 'no-usable-draw', discarded: 3 };
+  const ok: PlausibilityVerdict = { verdict: 'not-refuted', rate_mw: 1n, discarded: 0 };
+  const none: PlausibilityVerdict = { verdict: 'no-bound', rate_mw: 1n };
+  it('admits a hardware grade with no bound readable: liveness stands alone', () => {
+    // jcp §5: "Where no such bound is readable, this requirement does not apply"
+    expect([under, over, ind, ok, none].map(plausibilityAdmits)).toEqual([false, false, false, true, true]);
+  });
+  it('grades both directions of refutation alike, and passes the other verdicts through', () => {
+    // jcp §5: "The check is two-sided"; unjudgeable is not reported as a counter that overran
+    expect([under, over, ind, ok, none].map(plausibilityGrade)).toEqual(['refuted', 'refuted', 'indeterminate', 'not-refuted', 'no-bound']);
   });
 });
