@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { codeOf, thrown } from '../_test-support.ts';
 import { concatBytes, fromHex, toHex } from '../bytes.ts';
 import { eventId, eventIdPreimage, makeEvent, payloadCid, SOURCE_CLASSES, TRUST_LEVELS, type Event } from './event.ts';
-import { compareHlc, createHlcClock, HLC_LOGICAL_MAX, HLC_ZERO, hlcBytes, makeHlc } from './hlc.ts';
+import { compareHlc, createHlcClock, HLC_LOGICAL_MAX, HLC_PHYSICAL_MAX, HLC_ZERO, hlcBytes, makeHlc } from './hlc.ts';
 import { createEventLog, replayDigest } from './log.ts';
 
 const utf8 = new TextEncoder();
@@ -67,6 +67,12 @@ describe('sense §2 event content id', () => {
     expect(eventId(makeEvent({ ...e, valid_time_ns: 0n }))).not.toBe(eventId(e));
   });
 
+  it('an event observed with no valid time has no valid_time_ns field', () => {
+    // sense §2: valid_time_ns is optional; the Event type (exactOptionalPropertyTypes) has it absent, never undefined
+    expect('valid_time_ns' in ev(5n)).toBe(false);
+    expect(ev(5n, { valid_time_ns: 0n }).valid_time_ns).toBe(0n);
+  });
+
   it('defaults trust to Untrusted', () => {
     const { trust: _t, ...rest } = ev(5n);
     expect(makeEvent(rest).trust).toBe('Untrusted');
@@ -89,6 +95,58 @@ describe('sense §2 event content id', () => {
     ]) {
       expect(codeOf(() => makeEvent(bad as never)), JSON.stringify(bad, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).toBe('ERR_SENSE_EVENT_MALFORMED');
     }
+  });
+
+  it('a refused event names the field that was wrong', () => {
+    const e = ev(5n);
+    for (const [bad, what, message] of [
+      [{ ...e, hlc: undefined }, 'hlc.physical_ns', 'hlc.physical_ns must be an unsigned integer'],
+      [{ ...e, hlc: { physical_ns: 1n, logical: -1n } }, 'hlc.logical', 'hlc.logical must be an unsigned integer ≤ 4294967295'],
+      [{ ...e, payload: 7 }, 'payload', 'payload must be text'],
+      [{ ...e, line: 7 }, 'line', 'line must be text'],
+      [{ ...e, valid_time_ns: -3n }, 'valid_time_ns', 'valid_time_ns must be an unsigned integer'],
+      [{ ...e, source: 7 }, 'source', 'source must be text'],
+      [{ ...e, trust: 'Trusted' }, 'trust', 'trust must be one of Attested, FirstParty, Inferred, Untrusted, got Trusted'],
+    ] as const) {
+      const err = thrown(() => makeEvent(bad as never));
+      expect(err.code).toBe('ERR_SENSE_EVENT_MALFORMED');
+      expect(err.detail).toEqual({ what });
+      expect(err.message).toContain(message);
+    }
+  });
+
+  it('says why a source class, a payload or a line is refused', () => {
+    const e = ev(5n);
+    for (const [bad, message] of [
+      [{ ...e, source: 'vendor:1023' }, 'source must be a standard class or vendor:<code> with code ≥ 1024, got "vendor:1023"'],
+      [{ ...e, payload: 'ab' }, 'payload must be a Cid: 64 lowercase hex digits'],
+      [{ ...e, line: '\uDC00' }, 'line must be well-formed Unicode'],
+    ] as const) {
+      const err = thrown(() => makeEvent(bad));
+      expect(err.code).toBe('ERR_SENSE_EVENT_MALFORMED');
+      expect(err.message).toContain(message);
+    }
+  });
+
+  it('refuses an event that is no object', () => {
+    for (const bad of [null, 7]) {
+      const err = thrown(() => makeEvent(bad as never));
+      expect(err.code).toBe('ERR_SENSE_EVENT_MALFORMED');
+      expect(err.message).toContain('an event must be an object');
+    }
+  });
+
+  it('refuses payload bytes that are no byte string', () => {
+    const err = thrown(() => payloadCid('abc' as never));
+    expect(err.code).toBe('ERR_SENSE_EVENT_MALFORMED');
+    expect(err.message).toContain('payload bytes must be a byte string');
+  });
+
+  it('the id of an event whose payload is no hex names the payload', () => {
+    // sense §3: the payload is a Cid, lowercase hex on the wire; the id hashes its raw bytes
+    const err = thrown(() => eventId({ ...ev(5n), payload: 'zz' }));
+    expect(err.code).toBe('ERR_HEX_MALFORMED');
+    expect(err.detail).toEqual({ what: 'payload' });
   });
 });
 
@@ -128,6 +186,32 @@ describe('sense §3 the hybrid logical clock', () => {
     expect(c.tick(101n)).toEqual({ physical_ns: 101n, logical: 0n });
     const full = createHlcClock(makeHlc(5n, HLC_LOGICAL_MAX));
     expect(full.tick(5n)).toEqual({ physical_ns: 6n, logical: 0n });
+  });
+
+  it('issues no stamp past the greatest one, and keeps that one as its last', () => {
+    // sense §3: "new stamps strictly exceed all stored ones"; past (2^64 − 1, 2^32 − 1) a stamp would need a 13th byte
+    const top = createHlcClock(makeHlc(HLC_PHYSICAL_MAX, HLC_LOGICAL_MAX - 1n));
+    expect(top.tick(0n)).toEqual({ physical_ns: HLC_PHYSICAL_MAX, logical: HLC_LOGICAL_MAX });
+    const err = thrown(() => top.tick(HLC_PHYSICAL_MAX));
+    expect(err.code).toBe('ERR_SENSE_EVENT_MALFORMED');
+    expect(err.message).toContain('cannot issue a stamp past its last one (18446744073709551615, 4294967295)');
+    expect(top.last()).toEqual({ physical_ns: HLC_PHYSICAL_MAX, logical: HLC_LOGICAL_MAX });
+    expect(hlcBytes(top.last())).toEqual(new Uint8Array(12).fill(0xff));
+  });
+
+  it('the clock reports its seed, then the last stamp it issued', () => {
+    const c = createHlcClock(makeHlc(100n, 7n));
+    expect(c.last()).toEqual({ physical_ns: 100n, logical: 7n });
+    const s = c.tick(200n);
+    expect(c.last()).toBe(s);
+    expect(createHlcClock().last()).toEqual(HLC_ZERO);
+  });
+
+  it('refuses an anchor reading that is no u64, naming it', () => {
+    const err = thrown(() => createHlcClock().tick(-1n));
+    expect(err.code).toBe('ERR_BAD_ARGUMENT');
+    expect(err.detail).toEqual({ what: 'now_ns' });
+    expect(err.message).toContain('now_ns must be an unsigned integer');
   });
 });
 

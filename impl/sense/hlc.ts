@@ -12,6 +12,7 @@ export interface Hlc {
 
 /** The suite's reading of the stamp's width: physical_ns is a u64, logical a u32 (12 big-endian bytes in all). */
 export const HLC_LOGICAL_MAX = 0xffff_ffffn;
+export const HLC_PHYSICAL_MAX = 0xffff_ffff_ffff_ffffn;
 
 /** sense §3: Hlc::ZERO, the stamp below every issued one; events_since(HLC_ZERO) replays the whole log. */
 export const HLC_ZERO: Hlc = Object.freeze({ physical_ns: 0n, logical: 0n });
@@ -58,12 +59,13 @@ export function createHlcClock(maxStored: Hlc = HLC_ZERO): HlcClock {
     tick(now_ns: bigint): Hlc {
       const now = _uint(now_ns, 'now_ns', 'ERR_BAD_ARGUMENT');
       let next: Hlc;
+      // sense §3: "new stamps strictly exceed all stored ones" — each way below issues a greater stamp, or none
       if (now > last.physical_ns) next = { physical_ns: now, logical: 0n };
       else if (last.logical < HLC_LOGICAL_MAX) next = { physical_ns: last.physical_ns, logical: last.logical + 1n };
       // the counter is exhausted at this instant: step the anchor by one nanosecond rather than repeat a stamp
-      else next = { physical_ns: last.physical_ns + 1n, logical: 0n };
-      // sense §3: "new stamps strictly exceed all stored ones"
-      if (compareHlc(next, last) <= 0) throw new JcpError('ERR_SENSE_EVENT_MALFORMED', 'the clock cannot issue a stamp past its last one');
+      else if (last.physical_ns < HLC_PHYSICAL_MAX) next = { physical_ns: last.physical_ns + 1n, logical: 0n };
+      // past the greatest stamp there is none: 2^64 would be written as Hlc::ZERO's bytes and sort before every other
+      else throw new JcpError('ERR_SENSE_EVENT_MALFORMED', `the clock cannot issue a stamp past its last one (${HLC_PHYSICAL_MAX}, ${HLC_LOGICAL_MAX}), the greatest there is`);
       last = Object.freeze(next);
       return last;
     },

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
 import { describe, expect, it } from 'vitest';
-import { codeOf, lazy, lazyKey } from '../_test-support.ts';
+import { codeOf, lazy, lazyKey, thrown } from '../_test-support.ts';
 import { toHex } from '../bytes.ts';
 import { decodeCanonical, type CborMap } from '../cbor/index.ts';
 import { contentId } from '../jcp/content-id.ts';
@@ -71,6 +71,11 @@ describe('sense §11 injected observations', () => {
     expect(codeOf(() => assertAgentMayAuthor('tool-result'))).toBe('ERR_BAD_ARGUMENT');
   });
 
+  it('says why the agent may not author a kind', () => {
+    expect(thrown(() => assertAgentMayAuthor(INJECTED_KIND)).message).toContain('a recipient cannot author an injected observation');
+    expect(thrown(() => assertAgentMayAuthor('tool-result')).message).toContain('an agent may author only tool-call, agent-reply, not tool-result');
+  });
+
   it('refuses a hold, a self-authored observation, a wake with no authority, and a zero price', () => {
     expect(codeOf(() => injectObservation({ ...base, link: HOLD_BUDGET! }))).toBe('ERR_SENSE_HOLD_UNDELIVERABLE');
     expect(codeOf(() => injectObservation({ ...base, link: HOLD_VALUE! }))).toBe('ERR_SENSE_HOLD_UNDELIVERABLE');
@@ -82,6 +87,63 @@ describe('sense §11 injected observations', () => {
     expect(codeOf(() => injectObservation({ ...base, run_state: 'parked', wake_authority: { ...wake, signature: new Uint8Array(64) } }))).toBe('ERR_SENSE_WAKE_UNAUTHORIZED');
     expect(codeOf(() => injectObservation({ ...base, delivery: { uj: 0n, provenance: 'Estimator' } }))).toBe('ERR_SENSE_DELIVERY_UNPRICED');
     expect(codeOf(() => injectObservation({ ...base, delivery: { uj: 0n, provenance: 'HwShunt' } }))).toBe('ERR_SENSE_DELIVERY_UNPRICED');
+  });
+
+  it('says why it refuses, for each refusal', () => {
+    const rootForCarol = mintGrant(alice, { subject: carol.did, resource: contentId({ resource: 'agent:carol' }), actions: ['wake'], budget_uj: 100n, nonce: n16(4) });
+    const forBob = createMintLedger().fire({ policy, standing, holder: bob, event_class: PUSH(), subject: bob.did, nonce: n16(3) });
+    for (const [f, code, message] of [
+      [{ ...base, link: { core: { ...SURFACE!.core, trust: 'Attested' }, sig: SURFACE!.sig } }, 'ERR_SENSE_LINK_SIGNATURE_INVALID', 'the surfacing link is not signed by its host'],
+      [{ ...base, link: HOLD_BUDGET! }, 'ERR_SENSE_HOLD_UNDELIVERABLE', 'the link records hold:budget; a hold is not deliverable'],
+      [{ ...base, link: links(carol)[0]! }, 'ERR_SENSE_SELF_AUTHORED', 'the recipient cannot be the author of an observation delivered to it'],
+      [{ ...base, run_state: 'parked' }, 'ERR_SENSE_WAKE_UNAUTHORIZED', 'waking a parked recipient needs the authority that permitted it'],
+      // sense §11.2: the authority is "the fire of a standing grant", so a root grant, even one for the recipient, is none
+      [{ ...base, run_state: 'parked', wake_authority: rootForCarol }, 'ERR_SENSE_WAKE_UNAUTHORIZED', 'the wake authority is a root grant'],
+      [{ ...base, run_state: 'parked', wake_authority: forBob }, 'ERR_SENSE_WAKE_UNAUTHORIZED', 'the wake authority was minted for another principal than the recipient'],
+      [{ ...base, run_state: 'parked', wake_authority: { ...wake, signature: new Uint8Array(64) } }, 'ERR_SENSE_WAKE_UNAUTHORIZED', 'the wake authority is not validly signed'],
+      [{ ...base, delivery: { uj: 0n, provenance: 'Estimator' } }, 'ERR_SENSE_DELIVERY_UNPRICED', 'a delivery that happened is not free'],
+      [{ ...base, wake_authority: wake }, 'ERR_SENSE_INJECTION_MALFORMED', 'a running recipient was not woken, so the delivery names no wake authority'],
+    ] as const) {
+      const err = thrown(() => injectObservation(f as InjectionFields));
+      expect(err.code).toBe(code);
+      expect(err.message).toContain(message);
+    }
+  });
+
+  it('refuses a request that is no object, or a malformed link, recipient or delivery, saying which', () => {
+    for (const [f, message] of [
+      [undefined, 'a delivery needs a sealed link'],
+      [null, 'a delivery needs a sealed link'],
+      [{ ...base, link: undefined }, 'a delivery needs a sealed link'],
+      [{ ...base, link: null }, 'a delivery needs a sealed link'],
+      [{ ...base, recipient: 'carol' }, 'recipient must be an Ed25519 did:key'],
+      [{ ...base, delivery: undefined }, 'delivery must be a cost {uj, provenance}'],
+      [{ ...base, delivery: null }, 'delivery must be a cost {uj, provenance}'],
+      [{ ...base, delivery: { uj: 5n, provenance: 'Estimator', coverage: 'Whole' } }, 'delivery.coverage is Partial or absent'],
+    ] as const) {
+      const err = thrown(() => injectObservation(f as never));
+      expect(err.code).toBe('ERR_SENSE_INJECTION_MALFORMED');
+      expect(err.message).toContain(message);
+    }
+  });
+
+  it('a malformed request names the field that is wrong', () => {
+    for (const [f, what] of [
+      [{ ...base, destination: 'elsewhere' }, 'destination'],
+      [{ ...base, run_state: 'asleep' }, 'run_state'],
+      [{ ...base, position: -1n }, 'position'],
+      [{ ...base, delivery: { uj: -1n, provenance: 'Estimator' } }, 'delivery.uj'],
+    ] as const) {
+      const err = thrown(() => injectObservation(f as never));
+      expect(err.code).toBe('ERR_SENSE_INJECTION_MALFORMED');
+      expect(err.detail).toEqual({ what });
+    }
+  });
+
+  it('a delivery priced with Partial coverage carries it into the frame', () => {
+    // sense §7: "a figure MUST NOT claim coverage of a domain its counter does not read"; such a figure is Partial
+    const delivery = frameOf({ ...base, delivery: { uj: 12n, provenance: 'ModelBased', coverage: 'Partial' } }).get('delivery') as CborMap;
+    expect(Object.fromEntries(delivery)).toEqual({ uj: 12, provenance: 'ModelBased', coverage: 'Partial' });
   });
 
   it('refuses a forged link and malformed requests', () => {
