@@ -1,6 +1,6 @@
 // Unit tests of the jouleclaw §1.1 cascade walk (impl/jouleclaw/cascade.ts).
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { thrown } from '../_test-support.ts';
 import { runCascade, UNRESOLVABLE, type CascadeTier } from './cascade.ts';
 import type { Tier } from './receipt.ts';
 
@@ -22,8 +22,15 @@ describe('the cascade (jouleclaw §1.1)', () => {
   it('a cache hit invokes nothing above it', () => {
     expect(runCascade([closes('L0'), closes('L1')]).invoked).toEqual(['L0']);
   });
-  it('refuses an unknown tag and a tier offered twice', () => {
-    expect(codeOf(() => runCascade([closes('L5' as Tier)]))).toBe('ERR_BAD_ARGUMENT');
-    expect(codeOf(() => runCascade([closes('L2'), unresolvable('L2')]))).toBe('ERR_BAD_ARGUMENT');
+  it('refuses a tag that is not L0–L4, listing the five', () => {
+    const e = thrown(() => runCascade([closes('L5' as Tier)]));
+    expect(e.code).toBe('ERR_BAD_ARGUMENT');
+    expect(e.message).toBe('ERR_BAD_ARGUMENT: tier must be one of L0, L1, L2, L3, L4, got "L5"');
+  });
+  it('refuses a tier offered twice, naming it', () => {
+    expect(thrown(() => runCascade([closes('L2'), unresolvable('L2')])).message).toBe('ERR_BAD_ARGUMENT: tier L2 is offered twice');
+  });
+  it('refuses an offer that is not a list of tiers', () => {
+    expect(thrown(() => runCascade(null as never)).message).toBe('ERR_BAD_ARGUMENT: the cascade is offered a list of tiers');
   });
 });

@@ -1,6 +1,6 @@
 // Unit tests of the jouleclaw §18.2 mission dispatch (impl/jouleclaw/orchestrator.ts).
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { thrown } from '../_test-support.ts';
 import { openRun } from './journal.ts';
 import { runMission, type MissionFeature } from './orchestrator.ts';
 
@@ -19,8 +19,19 @@ describe('mission dispatch (jouleclaw §18.2)', () => {
     // the journal's chain verifies and holds the handoffs in the same order
     expect(openRun([...m.entries]).handoffs().map((h) => h.feature_id)).toEqual(['b', 'r1', 'r2', 'a']);
   });
-  it('refuses an empty plan and a feature planned twice', () => {
-    expect(codeOf(() => runMission('m', [], 0))).toBe('ERR_BAD_ARGUMENT');
-    expect(codeOf(() => runMission('m', [f('a', true), f('a', false)], 0))).toBe('ERR_BAD_ARGUMENT');
+  it('refuses a plan that is not a non-empty list of features', () => {
+    const msg = 'ERR_BAD_ARGUMENT: a mission plan has at least one feature';
+    expect(thrown(() => runMission('m', [], 0)).message).toBe(msg);
+    expect(thrown(() => runMission('m', f('a', true) as never, 0)).message).toBe(msg);
+  });
+  it('refuses a feature whose feature_id is empty or not text', () => {
+    const msg = 'ERR_BAD_ARGUMENT: feature_id must be non-empty text';
+    expect(thrown(() => runMission('m', [f('a', true), f('', false)], 0)).message).toBe(msg);
+    expect(thrown(() => runMission('m', [f(7 as never, false)], 0)).message).toBe(msg);
+  });
+  it('refuses a feature planned twice, naming it', () => {
+    const e = thrown(() => runMission('m', [f('a', true), f('a', false)], 0));
+    expect(e.code).toBe('ERR_BAD_ARGUMENT');
+    expect(e.message).toBe('ERR_BAD_ARGUMENT: feature a is planned twice');
   });
 });

@@ -1,6 +1,6 @@
 // Unit tests of the jouleclaw §1.2 retrieval stage and §4 ClaimProvenance (impl/jouleclaw/retrieval.ts).
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { thrown } from '../_test-support.ts';
 import { toHex } from '../bytes.ts';
 import { blake3 } from '../hash/blake3.ts';
 import { resolveWithRetrieval, type RetrievalSource } from './retrieval.ts';
@@ -22,9 +22,24 @@ describe('fresh retrieval and ClaimProvenance (jouleclaw §1.2, §4)', () => {
     expect(r.claims).toEqual([]);
     expect(r.fetched.map((f) => f.source)).toEqual(['https://a.example/x']);
   });
-  it('refuses a trust tier outside 0..10, a source offered twice and a clock that is not RFC 3339', () => {
-    expect(codeOf(() => resolveWithRetrieval(q([src('s', 11, 1n, true)])))).toBe('ERR_BAD_ARGUMENT');
-    expect(codeOf(() => resolveWithRetrieval(q([src('s', 1, 1n, true), src('s', 2, 1n, true)])))).toBe('ERR_BAD_ARGUMENT');
-    expect(codeOf(() => resolveWithRetrieval({ ...q([]), now: 'yesterday' }))).toBe('ERR_BAD_ARGUMENT');
+  // jouleclaw §4: "trust_tier is 0..10."
+  it('refuses a trust tier outside 0..10, naming the source', () => {
+    expect(thrown(() => resolveWithRetrieval(q([src('s', 11, 1n, true)]))).message).toBe('ERR_BAD_ARGUMENT: sources[0].trust_tier must be 0..10 (jouleclaw §4), got 11');
+    expect(thrown(() => resolveWithRetrieval(q([src('s', 1, 1n, true), src('t', -1, 1n, true)]))).message).toBe('ERR_BAD_ARGUMENT: sources[1].trust_tier must be 0..10 (jouleclaw §4), got -1');
+  });
+  it('refuses a threshold outside 0..10, naming the threshold', () => {
+    const e = thrown(() => resolveWithRetrieval({ ...q([]), threshold: -1 }));
+    expect(e.code).toBe('ERR_BAD_ARGUMENT');
+    expect(e.message).toBe('ERR_BAD_ARGUMENT: threshold must be 0..10 (jouleclaw §4), got -1');
+  });
+  it('refuses a source with no name, and a source offered twice', () => {
+    expect(thrown(() => resolveWithRetrieval(q([src('s', 9, 1n, false), src('', 9, 1n, true)]))).message).toBe('ERR_BAD_ARGUMENT: sources[1].source must be non-empty');
+    expect(thrown(() => resolveWithRetrieval(q([src('s', 1, 1n, true), src('s', 2, 1n, true)]))).message).toBe('ERR_BAD_ARGUMENT: source s is offered twice');
+  });
+  it('refuses a clock that is not RFC 3339 text, even one that reads as it', () => {
+    const msg = 'ERR_BAD_ARGUMENT: now must be an RFC 3339 date-time (fetched_at, jouleclaw §4)';
+    expect(thrown(() => resolveWithRetrieval({ ...q([]), now: 'yesterday' })).message).toBe(msg);
+    // jouleclaw §4: fetched_at is "<rfc 3339>" text; an array holding that text stringifies to it but is not text
+    expect(thrown(() => resolveWithRetrieval({ ...q([]), now: [NOW] as never })).message).toBe(msg);
   });
 });
