@@ -1,7 +1,8 @@
 // Unit tests of impl/energy/liveness.ts (jcp §5 Liveness, sense §7 interval rule, jcp §5.1 RAPL zones).
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, thrown } from '../_test-support.ts';
 import {
+  isTopLevelZone,
   judgeDomainLiveness,
   judgeLiveness,
   LIVENESS_MAX_INTERVAL_NS,
@@ -63,6 +64,14 @@ describe('judgeLiveness', () => {
     expect(judgeLiveness(byIntervals(rep(4, 75), () => true))).toMatchObject({ live: false, reason: 'too-few-advances', advanced: 4 });
     expect(judgeLiveness(byIntervals(rep(5, 75), () => true))).toMatchObject({ live: true, advanced: 5 });
   });
+  it('exactly 5 counted intervals make one window, judged 4 of 5', () => {
+    expect(judgeLiveness(byIntervals(rep(5, 75), () => true)).worst_window).toBe(5);
+    // jcp §5: "in at least 4 of every 5" — two stalls in the one window
+    expect(judgeLiveness(byIntervals(rep(5, 75), (i) => i < 3))).toMatchObject({ live: false, reason: 'republished-in-lumps', worst_window: 3 });
+  });
+  it('fewer than 5 counted intervals make no window, and report no worst_window', () => {
+    expect(Object.keys(judgeLiveness(byIntervals(rep(4, 75), () => true)))).not.toContain('worst_window');
+  });
   it('4 of every 5: one stall per 5 is live, two in one window is not', () => {
     expect(judgeLiveness(byIntervals(rep(20, 25), (i) => i % 5 !== 4))).toMatchObject({ live: true, worst_window: 4 });
     // 17 of 20 advance (85 % overall) but intervals 8 and 9 stall together
@@ -85,6 +94,31 @@ describe('judgeLiveness', () => {
     expect(codeOf(() => judgeLiveness([{ t_ns: 0n, value: 11n }], 10n))).toBe('ERR_ENERGY_MALFORMED');
     expect(codeOf(() => judgeLiveness('x' as never))).toBe('ERR_ENERGY_MALFORMED');
   });
+  it('names what is malformed: not an array, a bad sample, one not later than its predecessor', () => {
+    expect(thrown(() => judgeLiveness('x' as never)).message).toContain('samples must be an array');
+    for (const bad of [null, { t_ns: -1n, value: 0n }, { t_ns: 0n, value: 1 }, { t_ns: 0n, value: -1n }]) {
+      const e = thrown(() => judgeLiveness([{ t_ns: 0n, value: 0n }, bad as never]));
+      expect(e.code).toBe('ERR_ENERGY_MALFORMED');
+      expect(e.message).toContain('samples[1] must carry non-negative bigint t_ns and value');
+    }
+    const late = thrown(() => judgeLiveness([{ t_ns: 0n, value: 0n }, { t_ns: 1n, value: 0n }, { t_ns: 1n, value: 0n }]));
+    expect(late.message).toContain('samples[2] is not later than samples[1]');
+    expect(thrown(() => judgeLiveness([{ t_ns: 0n, value: 11n }], 10n)).message).toContain('samples[0].value 11 exceeds max_energy_range_uj 10');
+  });
+  it('refuses a max_energy_range_uj that is negative or not a bigint, even with no samples', () => {
+    for (const max of [-1n, 10 as unknown as bigint]) {
+      const e = thrown(() => judgeLiveness([], max));
+      expect(e.code).toBe('ERR_ENERGY_MALFORMED');
+      expect(e.message).toContain('max_energy_range_uj must be a non-negative bigint');
+    }
+  });
+  it('a zero max_energy_range_uj is no known range: any value in range, a drop no advance', () => {
+    const v = judgeLiveness([{ t_ns: 0n, value: 500n }, { t_ns: 25n * MS, value: 10n }], 0n);
+    expect(v).toMatchObject({ live: false, reason: 'frozen', counted: 1, advanced: 0 });
+  });
+  it('a value equal to max_energy_range_uj is in range', () => {
+    expect(judgeLiveness([{ t_ns: 0n, value: 9n }, { t_ns: 25n * MS, value: 10n }], 10n)).toMatchObject({ counted: 1, advanced: 1 });
+  });
 });
 
 describe('wrapDelta', () => {
@@ -106,6 +140,11 @@ describe('domain liveness', () => {
     expect(v.not_live).toEqual(['package-1']);
     expect(v.counters[1]!.verdict.reason).toBe('frozen');
     expect(judgeDomainLiveness([]).live).toBe(false);
+  });
+  it('keeps each counter\'s name beside its verdict', () => {
+    const v = judgeDomainLiveness([{ name: 'package-0', samples: frozen }]);
+    expect(v.counters).toEqual([{ name: 'package-0', verdict: judgeLiveness(frozen) }]);
+    expect(v.not_live).toEqual(['package-0']);
   });
 });
 
@@ -130,6 +169,27 @@ describe('RAPL zones', () => {
       'intel-rapl:3:dram',
     ]);
   });
+  it('a top-level zone is <control-type>:<n> as a whole directory name, any number of digits', () => {
+    expect(isTopLevelZone('intel-rapl:0')).toBe(true);
+    expect(isTopLevelZone('intel-rapl:12')).toBe(true);
+    expect(isTopLevelZone('intel-rapl:0:1')).toBe(false);
+    expect(isTopLevelZone('powercap/intel-rapl:0')).toBe(false);
+  });
+  it('sums package-<n> for any n, and excludes every other top-level name as not-a-package', () => {
+    // jcp §5.1: the package counters are the top-level zones whose name is "package-<n>"
+    const { packages, excluded } = selectRaplPackages([
+      { zone: 'intel-rapl:0', name: 'package-10' },
+      { zone: 'intel-rapl:1', name: 'uncore' },
+      { zone: 'intel-rapl:2', name: 'sub-package-1' },
+      { zone: 'intel-rapl:3', name: 'package-0-die-1' },
+    ]);
+    expect(packages.map((p) => p.name)).toEqual(['package-10']);
+    expect(excluded).toEqual([
+      { zone: 'intel-rapl:1', name: 'uncore', reason: 'not-a-package' },
+      { zone: 'intel-rapl:2', name: 'sub-package-1', reason: 'not-a-package' },
+      { zone: 'intel-rapl:3', name: 'package-0-die-1', reason: 'not-a-package' },
+    ]);
+  });
   it('wrap-corrects each package at its own range and judges every package live', () => {
     const s0 = Array.from({ length: 21 }, (_, i) => ({ t_ns: BigInt(i) * 25n * MS, value: (900n + BigInt(i) * 50n) % 1000n }));
     const s1 = Array.from({ length: 21 }, (_, i) => ({ t_ns: BigInt(i) * 25n * MS, value: (90_000n + BigInt(i) * 700n) % 100_000n }));
@@ -150,5 +210,31 @@ describe('RAPL zones', () => {
     const f = sumRaplPackages([{ zone: 'intel-rapl:0', name: 'package-0', samples: drop }]);
     expect(f.total_uj).toBeUndefined();
     expect(f.liveness.live).toBe(false);
+  });
+  it('a package with no reading carries no delta_uj, and one such package withholds the total', () => {
+    const drop = [{ t_ns: 0n, value: 500n }, { t_ns: 25n * MS, value: 10n }];
+    const f = sumRaplPackages([
+      { zone: 'intel-rapl:0', name: 'package-0', samples: byIntervals([25], () => true) },
+      { zone: 'intel-rapl:1', name: 'package-1', samples: drop },
+    ]);
+    expect(f.per_package).toEqual([{ zone: 'intel-rapl:0', name: 'package-0', delta_uj: 1000n }, { zone: 'intel-rapl:1', name: 'package-1' }]);
+    expect(Object.keys(f.per_package[1]!)).not.toContain('delta_uj');
+    expect(Object.keys(f)).not.toContain('total_uj');
+  });
+  it('no package zone: no total, nothing advanced, not live', () => {
+    const f = sumRaplPackages([{ zone: 'intel-rapl:1', name: 'psys', samples: byIntervals(rep(20, 25), () => true) }]);
+    expect(Object.keys(f)).not.toContain('total_uj');
+    expect(f.advanced).toBe(false);
+    expect(f.liveness.live).toBe(false);
+  });
+  it('advanced when any package advanced, not when every package is frozen', () => {
+    // jcp §5.1: "A span over which no package counter advanced is metered by a lower rung."
+    const one = sumRaplPackages([
+      { zone: 'intel-rapl:0', name: 'package-0', samples: byIntervals([25], () => false) },
+      { zone: 'intel-rapl:1', name: 'package-1', samples: byIntervals([25], () => true) },
+    ]);
+    expect(one.advanced).toBe(true);
+    const none = sumRaplPackages([{ zone: 'intel-rapl:0', name: 'package-0', samples: byIntervals([25, 25], () => false) }]);
+    expect(none).toMatchObject({ total_uj: 0n, advanced: false });
   });
 });

@@ -1,6 +1,6 @@
 // Unit tests of impl/energy/sense-meter.ts: sense §7's figure from vendor counters over claimed domains.
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
+import { codeOf, thrown } from '../_test-support.ts';
 import { meterSenseFigure } from './sense-meter.ts';
 
 const MS = 1_000_000n;
@@ -23,6 +23,11 @@ describe('meterSenseFigure', () => {
       expect(f.why.length).toBeGreaterThan(0);
     }
   });
+  it('records each claimed counter not live, then each claimed domain no live counter covers', () => {
+    // sense §7: "SHOULD record why"; a counter of an unclaimed domain is ignored, live or not
+    const f = meterSenseFigure(['cpu'], [{ domain: 'cpu', samples: FROZEN, delta_uj: 0n }, { domain: 'gpu', samples: FROZEN, delta_uj: 0n }], 700n);
+    expect(f.why).toEqual(['the cpu counter is not live (frozen)', 'no live counter covers cpu']);
+  });
   it('intervals over 75 ms count as nothing', () => {
     expect(meterSenseFigure(['cpu'], [{ domain: 'cpu', samples: probe(12, 76n * MS, () => true), delta_uj: 120n }], 1n).energy.provenance).toBe('Estimator');
   });
@@ -35,5 +40,38 @@ describe('meterSenseFigure', () => {
     expect(codeOf(() => meterSenseFigure([], [], 1n))).toBe('ERR_ENERGY_MALFORMED');
     expect(codeOf(() => meterSenseFigure(['cpu', 'cpu'], [], 1n))).toBe('ERR_ENERGY_MALFORMED');
     expect(codeOf(() => meterSenseFigure(['cpu'], [{ domain: 'cpu', samples: LIVE, delta_uj: -1n }], 1n))).toBe('ERR_ENERGY_MALFORMED');
+  });
+  it('refuses domains that are not all non-empty names, or a domain claimed twice', () => {
+    for (const domains of [['cpu', ''], ['cpu', 5], ['cpu', ['gpu']]]) {
+      const e = thrown(() => meterSenseFigure(domains as never, [], 1n));
+      expect(e.code).toBe('ERR_ENERGY_MALFORMED');
+      expect(e.message).toContain('domains must be a non-empty array of domain names');
+    }
+    expect(thrown(() => meterSenseFigure(['cpu', 'cpu'], [], 1n)).message).toContain('a domain is claimed twice');
+  });
+  it('refuses counters that are not an array', () => {
+    const e = thrown(() => meterSenseFigure(['cpu'], null as never, 1n));
+    expect(e.code).toBe('ERR_ENERGY_MALFORMED');
+    expect(e.message).toContain('counters must be an array');
+  });
+  it('refuses a counter naming no domain, or with a bad delta_uj, even of an unclaimed domain', () => {
+    const ok = { domain: 'gpu', samples: FROZEN, delta_uj: 0n };
+    for (const bad of [null, { ...ok, domain: '' }, { ...ok, domain: 5 }]) {
+      const e = thrown(() => meterSenseFigure(['cpu'], [ok, bad as never], 1n));
+      expect(e.code).toBe('ERR_ENERGY_MALFORMED');
+      expect(e.message).toContain('counters[1].domain must name a domain');
+    }
+    for (const delta_uj of [-1n, 5]) {
+      const e = thrown(() => meterSenseFigure(['cpu'], [ok, { ...ok, delta_uj } as never], 1n));
+      expect(e.code).toBe('ERR_ENERGY_MALFORMED');
+      expect(e.message).toContain('counters[1].delta_uj must be a non-negative integer of µJ');
+    }
+  });
+  it('refuses an estimated_uj that is negative or not a bigint, before judging any counter', () => {
+    for (const estimated_uj of [-1n, 5]) {
+      const e = thrown(() => meterSenseFigure(['cpu'], [{ domain: 'cpu', samples: LIVE, delta_uj: 1n }], estimated_uj as never));
+      expect(e.code).toBe('ERR_ENERGY_MALFORMED');
+      expect(e.message).toContain('estimated_uj must be a non-negative integer of µJ');
+    }
   });
 });
