@@ -1,12 +1,12 @@
 // Unit tests of the cascade receipt (receipt.ts, jouleclaw §2, §4), the schema-tag rules (versioning.ts, §7) and the
 // shared sibling-receipt envelope (receipt-envelope.ts).
 import { describe, expect, it } from 'vitest';
-import { codeOf, lazyKey } from '../_test-support.ts';
+import { codeOf, lazyKey, thrown } from '../_test-support.ts';
 import { decodeCanonical, encodeCanonical, type CborMap } from '../cbor/index.ts';
 import { decodeSign1, protectedHeaderBytes, signSign1WithHeader } from '../cose/sign1.ts';
 import { defaultEd25519, deriveSeed, keyPairFromSeed } from '../identity/ed25519.ts';
 import { stewardKid } from '../receipt/seal.ts';
-import { buildCascadeReceipt, cascadeReceiptJson, parseCascadeReceipt, worstProvenance } from './receipt.ts';
+import { buildCascadeReceipt, cascadeReceiptJson, checkWorstProvenance, parseCascadeReceipt, worstProvenance } from './receipt.ts';
 import { openJcReceipt, sealJcCore } from './receipt-envelope.ts';
 import { parseSchemaTag, receiptKindOf } from './versioning.ts';
 
@@ -126,5 +126,56 @@ describe('sibling-receipt envelope', () => {
     expect(o.core).toBeUndefined();
     expect(codeOf(() => openJcReceipt(sealJcCore({ ...core(), jc_receipt: '2' }, steward)))).toBe('ERR_JC_SCHEMA_UNKNOWN');
     expect((decodeCanonical(decodeSign1(sealJcCore(core(), steward)).payload) as CborMap).get('jc_receipt')).toBe('1');
+  });
+});
+
+describe('cascade receipt refusals name the field (jouleclaw §2, §4)', () => {
+  const t = [tool('a', 'HwShunt')];
+  const claim = { source: 'https://example.org', content_hash: H, fetched_at: '2026-11-30T04:00:00Z', trust_tier: 3 };
+  const built = (extra: object, tools: object[] = t) => thrown(() => buildCascadeReceipt(walk(tools, extra))).message;
+  const M = 'ERR_JC_RECEIPT_MALFORMED: ';
+
+  it('names the stated and the worst provenance when they differ', () => {
+    const e = thrown(() => checkWorstProvenance('HwShunt', [{ tool_id: 'a', joules_uj: 1, energy_provenance: 'ModelBased' }]));
+    expect(e.message).toBe('ERR_JC_PROVENANCE_NOT_WORST: energy_provenance is HwShunt but the worst counter across tools_touched is ModelBased');
+    expect(e.detail).toEqual({ stated: 'HwShunt', worst: 'ModelBased' });
+  });
+
+  it('refuses a provenance outside jcp §5 wherever it sits', () => {
+    expect(built({}, [tool('a', 'Joules')])).toBe(`${M}tools_touched[0].energy_provenance must be one of HwShunt, ModelBased, Estimator`);
+    expect(built({ energy_provenance: 'Joules' })).toBe(`${M}energy_provenance must be one of HwShunt, ModelBased, Estimator`);
+    expect(thrown(() => parseCascadeReceipt({ jc_receipt: '1', ...walk(t), energy_provenance: 'Joules' })).message).toBe(
+      `${M}energy_provenance must be one of HwShunt, ModelBased, Estimator`,
+    );
+  });
+
+  it('refuses malformed tools, claims and body fields with their path', () => {
+    expect(built({}, ['a' as unknown as object])).toBe(`${M}tools_touched[0] must be a JSON object`);
+    expect(built({ claims: [claim, 'c'] })).toBe(`${M}claims[1] must be a JSON object`);
+    expect(built({ claims: [{ ...claim, content_hash: 'AB'.repeat(32) }] })).toBe(`${M}claims[0].content_hash must be 64 lowercase hex digits`);
+    expect(built({ claims: [{ ...claim, fetched_at: '2026-11-30' }] })).toBe(`${M}claims[0].fetched_at must be an RFC 3339 date-time`);
+    expect(built({ claims: [{ ...claim, trust_tier: 11 }] })).toBe(`${M}claims[0].trust_tier must be 0..10, got 11`);
+    expect(built({ id: 5 })).toBe(`${M}receipt.id must be a string`);
+    expect(built({ id: 'not-a-uuid' })).toBe(`${M}id must be a lowercase UUID, got "not-a-uuid"`);
+    expect(built({ closed_at: '2026-11-30 05:00' })).toBe(`${M}closed_at must be an RFC 3339 date-time`);
+    expect(built({ input_hash: 'AB'.repeat(32) })).toBe(`${M}input_hash must be 64 lowercase hex digits (blake3 of the normalised input)`);
+    expect(built({ tier: 'L5' })).toBe(`${M}tier must be one of L0, L1, L2, L3, L4, got "L5"`);
+    expect(built({ eoc_stage: 5 })).toBe(`${M}eoc_stage must be a string when present`);
+    expect(built({ steward: 'bob' })).toBe(`${M}steward must be a did:key handle`);
+    expect(built({ tier: 'L0' }, [])).toBe(`${M}a walk that touched no tool must state its energy_provenance`);
+  });
+
+  it('names what it was reading when the input is not JSON or lacks jc_receipt', () => {
+    expect(thrown(() => buildCascadeReceipt('{not json')).message).toMatch(/^ERR_JC_RECEIPT_MALFORMED: walk is not JSON: /);
+    expect(thrown(() => parseCascadeReceipt('{not json')).message).toMatch(/^ERR_JC_RECEIPT_MALFORMED: receipt is not JSON: /);
+    expect(thrown(() => parseCascadeReceipt(walk(t))).message).toBe(`${M}receipt.jc_receipt is missing`);
+  });
+
+  it('keeps eoc_stage and steward when given, and omits steward when absent', () => {
+    const r = buildCascadeReceipt(walk(t, { eoc_stage: 'E2', steward: steward.did }));
+    expect(r).toMatchObject({ eoc_stage: 'E2', steward: steward.did });
+    expect(cascadeReceiptJson(r)).toMatchObject({ eoc_stage: 'E2', steward: steward.did });
+    expect(Object.keys(buildCascadeReceipt(walk(t)))).not.toContain('steward');
+    expect(Object.keys(cascadeReceiptJson(buildCascadeReceipt(walk(t))))).not.toContain('steward');
   });
 });
