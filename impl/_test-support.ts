@@ -26,6 +26,9 @@ export function thrown(fn: () => unknown): JcpError {
   throw new Error('expected a JcpError, but nothing was thrown');
 }
 
+/** The message of the JcpError `fn` throws ({@link thrown}); a JcpError's message begins with its code, so it checks both. */
+export const messageOf = (fn: () => unknown): string => thrown(fn).message;
+
 /** One allowed decision, sealed by the steward 'steward': alice grants bob `call` on a tool, 42 µJ by HwShunt. */
 export function allowedDecision(nonceFill = 3): Decision {
   const alice = keyPairFromSeed(deriveSeed('alice'));

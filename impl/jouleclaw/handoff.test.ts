@@ -1,7 +1,7 @@
 // Unit tests of handoff.ts refusals and boundaries (jouleclaw §17.1 shape, §17.2 producer and consumer): each refusal's
 // code and the field its message names, integer bounds, and optional ids omitted rather than set to undefined.
 import { describe, expect, it } from 'vitest';
-import { thrown } from '../_test-support.ts';
+import { messageOf, thrown } from '../_test-support.ts';
 import type { CborMap, CborValue } from '../cbor/index.ts';
 import { commandHash, makeHandoff, parseHandoff, type HandoffInput } from './handoff.ts';
 
@@ -15,33 +15,31 @@ const parse = (over: Record<string, unknown>, drop?: string) => () => {
   if (drop !== undefined) m.delete(drop);
   return parseHandoff(m as CborMap);
 };
-// JcpError messages lead with their code, so one string checks both.
-const refusal = (fn: () => unknown) => thrown(fn).message;
 
 describe('commandHash refusals (jouleclaw §17.1)', () => {
   it('names argv when it is empty, holds a non-text element, or an element holds a NUL', () => {
-    expect(refusal(() => commandHash([]))).toBe(`${MALFORMED}: argv must be a non-empty list of text`);
-    expect(refusal(() => commandHash(['a', 5 as unknown as string]))).toBe(`${MALFORMED}: argv must be a non-empty list of text`);
-    expect(refusal(() => commandHash(['a', 'b\0c']))).toBe(`${MALFORMED}: argv[1] holds a NUL, which would make command_hash ambiguous`);
+    expect(messageOf(() => commandHash([]))).toBe(`${MALFORMED}: argv must be a non-empty list of text`);
+    expect(messageOf(() => commandHash(['a', 5 as unknown as string]))).toBe(`${MALFORMED}: argv must be a non-empty list of text`);
+    expect(messageOf(() => commandHash(['a', 'b\0c']))).toBe(`${MALFORMED}: argv[1] holds a NUL, which would make command_hash ambiguous`);
   });
 });
 
 describe('makeHandoff (jouleclaw §17.2 producer)', () => {
   it('refuses a malformed handoff naming the field at fault', () => {
-    expect(refusal(() => makeHandoff(null as unknown as HandoffInput))).toBe(`${MALFORMED}: a handoff must be an object`);
-    expect(refusal(make({ commands: 'ls' }))).toBe(`${MALFORMED}: commands must be a list`);
-    expect(refusal(make({ worker: '' }))).toBe(`${MALFORMED}: worker must be a non-empty id`);
-    expect(refusal(make({ worker: 7 }))).toBe(`${MALFORMED}: worker must be a non-empty id`);
-    expect(refusal(make({ node_id: 7 }))).toBe(`${MALFORMED}: node_id must be text`);
-    expect(refusal(make({ feature_id: 7 }))).toBe(`${MALFORMED}: feature_id must be text`);
-    expect(refusal(make({ commands: [null] }))).toBe(`${MALFORMED}: commands[0] must be an object`);
-    expect(refusal(make({ commands: ['ls'] }))).toBe(`${MALFORMED}: commands[0] must be an object`);
-    expect(refusal(make({ commands: [{ argv: [], exit_code: 0 }] }))).toBe(`${MALFORMED}: commands[0].argv must be a non-empty list of text`);
-    expect(refusal(make({ commands: [{ argv: ['ls'], exit_code: 1.5 }] }))).toBe(`${MALFORMED}: commands[0].exit_code must be an integer`);
-    expect(refusal(make({ closed_at: -1 }))).toBe(`${MALFORMED}: closed_at must be an integer ≥ 0`);
+    expect(messageOf(() => makeHandoff(null as unknown as HandoffInput))).toBe(`${MALFORMED}: a handoff must be an object`);
+    expect(messageOf(make({ commands: 'ls' }))).toBe(`${MALFORMED}: commands must be a list`);
+    expect(messageOf(make({ worker: '' }))).toBe(`${MALFORMED}: worker must be a non-empty id`);
+    expect(messageOf(make({ worker: 7 }))).toBe(`${MALFORMED}: worker must be a non-empty id`);
+    expect(messageOf(make({ node_id: 7 }))).toBe(`${MALFORMED}: node_id must be text`);
+    expect(messageOf(make({ feature_id: 7 }))).toBe(`${MALFORMED}: feature_id must be text`);
+    expect(messageOf(make({ commands: [null] }))).toBe(`${MALFORMED}: commands[0] must be an object`);
+    expect(messageOf(make({ commands: ['ls'] }))).toBe(`${MALFORMED}: commands[0] must be an object`);
+    expect(messageOf(make({ commands: [{ argv: [], exit_code: 0 }] }))).toBe(`${MALFORMED}: commands[0].argv must be a non-empty list of text`);
+    expect(messageOf(make({ commands: [{ argv: ['ls'], exit_code: 1.5 }] }))).toBe(`${MALFORMED}: commands[0].exit_code must be an integer`);
+    expect(messageOf(make({ closed_at: -1 }))).toBe(`${MALFORMED}: closed_at must be an integer ≥ 0`);
     for (const k of ['completed', 'undone', 'issues_found', 'procedures_followed']) {
-      expect(refusal(make({ [k]: 'x' }))).toBe(`${MALFORMED}: ${k} must be a list of text`);
-      expect(refusal(make({ [k]: ['ok', 5] }))).toBe(`${MALFORMED}: ${k} must be a list of text`);
+      expect(messageOf(make({ [k]: 'x' }))).toBe(`${MALFORMED}: ${k} must be a list of text`);
+      expect(messageOf(make({ [k]: ['ok', 5] }))).toBe(`${MALFORMED}: ${k} must be a list of text`);
     }
   });
 
@@ -53,9 +51,9 @@ describe('makeHandoff (jouleclaw §17.2 producer)', () => {
   });
 
   it('refuses integers past the safe range and numeric text where an integer belongs', () => {
-    expect(refusal(make({ closed_at: BigInt(Number.MAX_SAFE_INTEGER) + 1n }))).toBe(`${MALFORMED}: closed_at must be an integer ≥ 0`);
-    expect(refusal(make({ commands: [{ argv: ['a'], exit_code: BigInt(Number.MIN_SAFE_INTEGER) - 1n }] }))).toBe(`${MALFORMED}: commands[0].exit_code must be an integer`);
-    expect(refusal(make({ closed_at: '5' }))).toBe(`${MALFORMED}: closed_at must be an integer ≥ 0`);
+    expect(messageOf(make({ closed_at: BigInt(Number.MAX_SAFE_INTEGER) + 1n }))).toBe(`${MALFORMED}: closed_at must be an integer ≥ 0`);
+    expect(messageOf(make({ commands: [{ argv: ['a'], exit_code: BigInt(Number.MIN_SAFE_INTEGER) - 1n }] }))).toBe(`${MALFORMED}: commands[0].exit_code must be an integer`);
+    expect(messageOf(make({ closed_at: '5' }))).toBe(`${MALFORMED}: closed_at must be an integer ≥ 0`);
   });
 
   it('keeps each list of text as given', () => {
@@ -73,22 +71,22 @@ describe('makeHandoff (jouleclaw §17.2 producer)', () => {
 
 describe('parseHandoff (jouleclaw §17.2 consumer)', () => {
   it('refuses a malformed handoff naming the field at fault', () => {
-    expect(refusal(() => parseHandoff([] as CborValue))).toBe(`${MALFORMED}: a handoff must be a map`);
+    expect(messageOf(() => parseHandoff([] as CborValue))).toBe(`${MALFORMED}: a handoff must be a map`);
     for (const k of ['completed', 'undone', 'issues_found', 'procedures_followed']) {
-      expect(refusal(parse({}, k))).toBe(`${MALFORMED}: the handoff lacks its ${k} list (empty lists are present, not omitted)`);
-      expect(refusal(parse({ [k]: [5] }))).toBe(`${MALFORMED}: ${k} must be a list of text`);
+      expect(messageOf(parse({}, k))).toBe(`${MALFORMED}: the handoff lacks its ${k} list (empty lists are present, not omitted)`);
+      expect(messageOf(parse({ [k]: [5] }))).toBe(`${MALFORMED}: ${k} must be a list of text`);
     }
-    expect(refusal(parse({}, 'commands'))).toBe(`${MALFORMED}: the handoff lacks its commands list`);
-    expect(refusal(parse({ worker: '' }))).toBe(`${MALFORMED}: worker must be a non-empty id`);
-    expect(refusal(parse({ worker: 7 }))).toBe(`${MALFORMED}: worker must be a non-empty id`);
-    expect(refusal(parse({ commands: 'ls' }))).toBe(`${MALFORMED}: commands must be a list`);
-    expect(refusal(parse({ commands: [cmd(), ['ls']] }))).toBe(`${MALFORMED}: commands[1] must be a map`);
-    expect(refusal(parse({ commands: [cmd({ argv: [] })] }))).toBe(`${MALFORMED}: commands[0].argv must be a non-empty list of text`);
-    expect(refusal(parse({ commands: [cmd({ command_hash: 5 })] }))).toBe(`${MALFORMED}: commands[0].command_hash must be text`);
-    expect(refusal(parse({ commands: [cmd({ exit_code: 'x' })] }))).toBe(`${MALFORMED}: commands[0].exit_code must be an integer`);
-    expect(refusal(parse({ node_id: 7 }))).toBe(`${MALFORMED}: node_id must be text`);
-    expect(refusal(parse({ feature_id: 7 }))).toBe(`${MALFORMED}: feature_id must be text`);
-    expect(refusal(parse({ closed_at: -1 }))).toBe(`${MALFORMED}: closed_at must be an integer ≥ 0`);
+    expect(messageOf(parse({}, 'commands'))).toBe(`${MALFORMED}: the handoff lacks its commands list`);
+    expect(messageOf(parse({ worker: '' }))).toBe(`${MALFORMED}: worker must be a non-empty id`);
+    expect(messageOf(parse({ worker: 7 }))).toBe(`${MALFORMED}: worker must be a non-empty id`);
+    expect(messageOf(parse({ commands: 'ls' }))).toBe(`${MALFORMED}: commands must be a list`);
+    expect(messageOf(parse({ commands: [cmd(), ['ls']] }))).toBe(`${MALFORMED}: commands[1] must be a map`);
+    expect(messageOf(parse({ commands: [cmd({ argv: [] })] }))).toBe(`${MALFORMED}: commands[0].argv must be a non-empty list of text`);
+    expect(messageOf(parse({ commands: [cmd({ command_hash: 5 })] }))).toBe(`${MALFORMED}: commands[0].command_hash must be text`);
+    expect(messageOf(parse({ commands: [cmd({ exit_code: 'x' })] }))).toBe(`${MALFORMED}: commands[0].exit_code must be an integer`);
+    expect(messageOf(parse({ node_id: 7 }))).toBe(`${MALFORMED}: node_id must be text`);
+    expect(messageOf(parse({ feature_id: 7 }))).toBe(`${MALFORMED}: feature_id must be text`);
+    expect(messageOf(parse({ closed_at: -1 }))).toBe(`${MALFORMED}: closed_at must be an integer ≥ 0`);
   });
 
   it('names the command and both hashes when command_hash is not BLAKE3 of its argv', () => {

@@ -2,7 +2,7 @@
 // §17.3 nodes in flight across a restart).
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
 import { describe, expect, it } from 'vitest';
-import { codeOf, thrown } from '../_test-support.ts';
+import { codeOf, messageOf, thrown } from '../_test-support.ts';
 import { decodeCanonical, encodeCanonical, type CborInput, type CborMap } from '../cbor/index.ts';
 import { commandHash, makeHandoff, parseHandoff } from './handoff.ts';
 import { openRun, startRun } from './journal.ts';
@@ -124,7 +124,6 @@ describe('run journal refusals and boundaries (jouleclaw §17.2, §17.3)', () =>
       return encodeCanonical({ ...body, hash: prev });
     });
   };
-  const msg = (fn: () => unknown) => thrown(fn).message;
   /** A reopened, recovered run with read (safe) and pay (never) interrupted. */
   const interrupted = () => {
     const r = startRun('run-1', nodes);
@@ -136,28 +135,28 @@ describe('run journal refusals and boundaries (jouleclaw §17.2, §17.3)', () =>
   };
 
   it('startRun refuses a malformed node list as ERR_BAD_ARGUMENT naming the fault', () => {
-    expect(msg(() => startRun('run-1', 'read' as never))).toBe('ERR_BAD_ARGUMENT: nodes must be a list');
-    expect(msg(() => startRun('run-1', [null as never]))).toBe('ERR_BAD_ARGUMENT: each node must be an object');
-    expect(msg(() => startRun('run-1', [5 as never]))).toBe('ERR_BAD_ARGUMENT: each node must be an object');
-    expect(msg(() => startRun('run-1', [{ node_id: 'a' }, { node_id: 'a' }]))).toBe('ERR_BAD_ARGUMENT: node a is declared twice');
-    expect(msg(() => startRun('run-1', [{ node_id: 'a', replay: 'maybe' as never }]))).toBe('ERR_BAD_ARGUMENT: node a: replay must be "safe" or "never"');
-    expect(msg(() => startRun('run-1', [{ node_id: '' }]))).toBe('ERR_BAD_ARGUMENT: node_id must be non-empty text');
+    expect(messageOf(() => startRun('run-1', 'read' as never))).toBe('ERR_BAD_ARGUMENT: nodes must be a list');
+    expect(messageOf(() => startRun('run-1', [null as never]))).toBe('ERR_BAD_ARGUMENT: each node must be an object');
+    expect(messageOf(() => startRun('run-1', [5 as never]))).toBe('ERR_BAD_ARGUMENT: each node must be an object');
+    expect(messageOf(() => startRun('run-1', [{ node_id: 'a' }, { node_id: 'a' }]))).toBe('ERR_BAD_ARGUMENT: node a is declared twice');
+    expect(messageOf(() => startRun('run-1', [{ node_id: 'a', replay: 'maybe' as never }]))).toBe('ERR_BAD_ARGUMENT: node a: replay must be "safe" or "never"');
+    expect(messageOf(() => startRun('run-1', [{ node_id: '' }]))).toBe('ERR_BAD_ARGUMENT: node_id must be non-empty text');
     // only journal-shape refusals are rewritten; an unencodable id keeps its own code
     expect(codeOf(() => startRun('run-1', [{ node_id: Symbol('x') as never }]))).toBe('ERR_CBOR_UNENCODABLE');
   });
 
   it('dispatch refusals name the node and why', () => {
     const r = startRun('run-1', nodes);
-    expect(msg(() => r.dispatch('nope'))).toBe('ERR_NODE_NOT_DISPATCHABLE: node nope is not a node of run run-1');
-    expect(msg(() => r.dispatch(''))).toBe('ERR_JOURNAL_MALFORMED: node_id must be non-empty text');
+    expect(messageOf(() => r.dispatch('nope'))).toBe('ERR_NODE_NOT_DISPATCHABLE: node nope is not a node of run run-1');
+    expect(messageOf(() => r.dispatch(''))).toBe('ERR_JOURNAL_MALFORMED: node_id must be non-empty text');
     r.dispatch('pay');
-    expect(msg(() => r.dispatch('pay'))).toBe('ERR_NODE_IN_FLIGHT: node pay is in flight (attempt 1) and is not dispatched again');
+    expect(messageOf(() => r.dispatch('pay'))).toBe('ERR_NODE_IN_FLIGHT: node pay is in flight (attempt 1) and is not dispatched again');
     r.dispatch('read');
     r.complete('read', 1n);
-    expect(msg(() => r.dispatch('read'))).toBe('ERR_NODE_NOT_DISPATCHABLE: node read has completed');
+    expect(messageOf(() => r.dispatch('read'))).toBe('ERR_NODE_NOT_DISPATCHABLE: node read has completed');
     r.fail('stop');
-    expect(msg(() => r.dispatch('mail'))).toBe('ERR_NODE_NOT_DISPATCHABLE: run run-1 has failed; mail is not dispatched');
-    expect(msg(() => interrupted().dispatch('pay'))).toBe(
+    expect(messageOf(() => r.dispatch('mail'))).toBe('ERR_NODE_NOT_DISPATCHABLE: run run-1 has failed; mail is not dispatched');
+    expect(messageOf(() => interrupted().dispatch('pay'))).toBe(
       'ERR_NODE_HELD: node pay (replay: never) was interrupted and is held until settled: record what it did, approve a rerun, or fail the run',
     );
   });
@@ -198,16 +197,16 @@ describe('run journal refusals and boundaries (jouleclaw §17.2, §17.3)', () =>
 
   it('complete refuses a node neither in flight nor held', () => {
     const r = interrupted();
-    expect(msg(() => r.complete('read', 1n))).toBe('ERR_BAD_ARGUMENT: node read is interrupted; only a node in flight or held can be recorded complete');
+    expect(messageOf(() => r.complete('read', 1n))).toBe('ERR_BAD_ARGUMENT: node read is interrupted; only a node in flight or held can be recorded complete');
     const fresh = startRun('run-1', nodes);
-    expect(msg(() => fresh.complete('mail', 1n))).toBe('ERR_BAD_ARGUMENT: node mail is pending; only a node in flight or held can be recorded complete');
+    expect(messageOf(() => fresh.complete('mail', 1n))).toBe('ERR_BAD_ARGUMENT: node mail is pending; only a node in flight or held can be recorded complete');
   });
 
   it('complete takes energy_uj as an unsigned integer, zero included', () => {
     const refusal = (v: unknown) => {
       const r = startRun('run-1', nodes);
       r.dispatch('read');
-      return msg(() => r.complete('read', v as bigint));
+      return messageOf(() => r.complete('read', v as bigint));
     };
     for (const v of [-1n, -1, 'x']) expect(refusal(v)).toBe('ERR_BAD_ARGUMENT: energy_uj must be an unsigned integer');
     // values past 2^53 travel as bigints: the sign rule holds there too
@@ -222,17 +221,17 @@ describe('run journal refusals and boundaries (jouleclaw §17.2, §17.3)', () =>
 
   it('approveRerun refuses a node that is not held, and makes a held one ready', () => {
     const r = interrupted();
-    expect(msg(() => r.approveRerun('read', 'op'))).toBe('ERR_BAD_ARGUMENT: node read is not held (interrupted, replay safe); there is nothing to approve');
-    expect(msg(() => r.approveRerun('mail', 'op'))).toBe('ERR_BAD_ARGUMENT: node mail is not held (pending, replay never); there is nothing to approve');
-    expect(msg(() => r.approveRerun('pay', ''))).toBe('ERR_BAD_ARGUMENT: approved_by must be non-empty text');
+    expect(messageOf(() => r.approveRerun('read', 'op'))).toBe('ERR_BAD_ARGUMENT: node read is not held (interrupted, replay safe); there is nothing to approve');
+    expect(messageOf(() => r.approveRerun('mail', 'op'))).toBe('ERR_BAD_ARGUMENT: node mail is not held (pending, replay never); there is nothing to approve');
+    expect(messageOf(() => r.approveRerun('pay', ''))).toBe('ERR_BAD_ARGUMENT: approved_by must be non-empty text');
     r.approveRerun('pay', 'op');
     expect(r.node('pay')?.status).toBe('approved');
     expect(r.view().ready).toEqual(['read', 'pay', 'mail']);
   });
 
   it('fail needs a reason, as non-empty text', () => {
-    expect(msg(() => startRun('run-1', nodes).fail(''))).toBe('ERR_BAD_ARGUMENT: reason must be non-empty text');
-    expect(msg(() => startRun('run-1', nodes).fail(5 as never))).toBe('ERR_BAD_ARGUMENT: reason must be non-empty text');
+    expect(messageOf(() => startRun('run-1', nodes).fail(''))).toBe('ERR_BAD_ARGUMENT: reason must be non-empty text');
+    expect(messageOf(() => startRun('run-1', nodes).fail(5 as never))).toBe('ERR_BAD_ARGUMENT: reason must be non-empty text');
   });
 
   it('entries() and openRun copy the bytes: editing a copy leaves the journal intact', () => {
@@ -246,10 +245,10 @@ describe('run journal refusals and boundaries (jouleclaw §17.2, §17.3)', () =>
   });
 
   it('openRun refuses what is not a journal', () => {
-    expect(msg(() => openRun('x' as never))).toBe('ERR_JOURNAL_MALFORMED: a journal is a list of entries');
-    expect(msg(() => openRun([]))).toBe('ERR_JOURNAL_MALFORMED: an empty journal holds no run');
-    expect(msg(() => openRun([encodeCanonical([1])]))).toBe('ERR_JOURNAL_MALFORMED: entry 0 must be a map');
-    expect(msg(() => openRun(chain([START, 'x'])))).toBe('ERR_JOURNAL_MALFORMED: entry 1 lacks its event');
+    expect(messageOf(() => openRun('x' as never))).toBe('ERR_JOURNAL_MALFORMED: a journal is a list of entries');
+    expect(messageOf(() => openRun([]))).toBe('ERR_JOURNAL_MALFORMED: an empty journal holds no run');
+    expect(messageOf(() => openRun([encodeCanonical([1])]))).toBe('ERR_JOURNAL_MALFORMED: entry 0 must be a map');
+    expect(messageOf(() => openRun(chain([START, 'x'])))).toBe('ERR_JOURNAL_MALFORMED: entry 1 lacks its event');
   });
 
   it('openRun refuses a broken chain as ERR_JOURNAL_CHAIN_BROKEN with the entry index', () => {
@@ -274,8 +273,8 @@ describe('run journal refusals and boundaries (jouleclaw §17.2, §17.3)', () =>
   });
 
   it('openRun reads RunStarted strictly', () => {
-    const start = (over: Record<string, unknown>) => msg(() => openRun(chain([{ ...START, ...over } as CborInput])));
-    expect(msg(() => openRun(chain([{ event: 'NodeDispatched', node_id: 'read' }])))).toBe('ERR_JOURNAL_MALFORMED: entry 0 must record RunStarted');
+    const start = (over: Record<string, unknown>) => messageOf(() => openRun(chain([{ ...START, ...over } as CborInput])));
+    expect(messageOf(() => openRun(chain([{ event: 'NodeDispatched', node_id: 'read' }])))).toBe('ERR_JOURNAL_MALFORMED: entry 0 must record RunStarted');
     expect(start({ nodes: 'read' })).toBe('ERR_JOURNAL_MALFORMED: RunStarted.nodes must be a list');
     expect(start({ nodes: ['read'] })).toBe('ERR_JOURNAL_MALFORMED: each RunStarted node must be a map');
     expect(start({ nodes: [{ node_id: 'read' }] })).toBe('ERR_JOURNAL_MALFORMED: node read: replay must be "safe" or "never"');
@@ -283,7 +282,7 @@ describe('run journal refusals and boundaries (jouleclaw §17.2, §17.3)', () =>
   });
 
   it('replay refuses an impossible transition as ERR_JOURNAL_MALFORMED, not the live code', () => {
-    const replay = (...events: CborInput[]) => msg(() => openRun(chain([START, ...events])));
+    const replay = (...events: CborInput[]) => messageOf(() => openRun(chain([START, ...events])));
     const d = { event: 'NodeDispatched', node_id: 'read' };
     expect(replay(d, d)).toBe('ERR_JOURNAL_MALFORMED: node read is in flight (attempt 1) and is not dispatched again');
     expect(replay({ event: 'NodeInterrupted', node_id: 'read', energy_uj: 0 })).toBe('ERR_JOURNAL_MALFORMED: node read is pending, not in flight, and cannot be interrupted');
@@ -292,7 +291,7 @@ describe('run journal refusals and boundaries (jouleclaw §17.2, §17.3)', () =>
 
   it('replay skips events it does not know, and refuses a missing or misplaced discriminator', () => {
     expect(openRun(chain([START, { event: 'Noted', node_id: 'read' }])).node('read')?.status).toBe('pending');
-    const replay = (ev: CborInput) => msg(() => openRun(chain([START, ev])));
+    const replay = (ev: CborInput) => messageOf(() => openRun(chain([START, ev])));
     expect(replay(START)).toBe("ERR_JOURNAL_MALFORMED: an entry's event discriminator is missing or misplaced (RunStarted)");
     expect(replay({ event: '' })).toBe("ERR_JOURNAL_MALFORMED: an entry's event discriminator is missing or misplaced ()");
     expect(replay({ event: 5 })).toBe("ERR_JOURNAL_MALFORMED: an entry's event discriminator is missing or misplaced (5)");

@@ -20,7 +20,7 @@ export const HLC_ZERO: Hlc = Object.freeze({ physical_ns: 0n, logical: 0n });
 /** A checked stamp: ERR_SENSE_EVENT_MALFORMED unless physical_ns is a u64 and logical a u32. */
 export function makeHlc(physical_ns: unknown, logical: unknown): Hlc {
   return Object.freeze({
-    physical_ns: _uint(physical_ns, 'hlc.physical_ns', 'ERR_SENSE_EVENT_MALFORMED'),
+    physical_ns: _uint(physical_ns, 'hlc.physical_ns', 'ERR_SENSE_EVENT_MALFORMED', HLC_PHYSICAL_MAX),
     logical: _uint(logical, 'hlc.logical', 'ERR_SENSE_EVENT_MALFORMED', HLC_LOGICAL_MAX),
   });
 }
