@@ -97,6 +97,9 @@ function firstDuplicate(ids: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** The contracts {@link parseContract} made: only these are taken as read; a JSON form shaped like one is read again. */
+const readContracts = new WeakSet<Contract>();
+
 /**
  * Reads a contract (JSON text or parsed) and refuses what §16.6 says a producer must refuse: a jc_contract other than
  * "contract/1" (ERR_JC_SCHEMA_UNKNOWN; a later minor is read as contract/1, §7), duplicate assertion or feature ids
@@ -128,7 +131,7 @@ export function parseContract(json: unknown): Contract {
   const block = acceptance === undefined ? undefined : jsonFields(acceptance, C, 'contract.acceptance').optBool('block_on_should_have');
   const authored = f.obj['authored_by'];
   if (authored !== undefined && typeof authored !== 'string') throw new JcpError(C, 'contract.authored_by must be a string');
-  return Object.freeze({
+  const contract: Contract = Object.freeze({
     jc_contract,
     title: f.text('title'),
     authored_by: typeof authored === 'string' ? authored : '',
@@ -137,6 +140,13 @@ export function parseContract(json: unknown): Contract {
     block_on_should_have: block === true,
     hash: contractHash(doc as JsonObject),
   });
+  readContracts.add(contract);
+  return contract;
+}
+
+/** Whether `v` is a contract {@link parseContract} returned (and so already checked and hashed). */
+export function isParsedContract(v: unknown): v is Contract {
+  return readContracts.has(v as Contract);
 }
 
 /** jouleclaw §16.1 "The contract's content hash is BLAKE3 over the canonical JSON serialisation" (RFC 8785; contract-json.ts). */

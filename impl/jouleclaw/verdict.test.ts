@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { thrown } from '../_test-support.ts';
 import { contractHash, parseContract } from './contract.ts';
-import { parseEvidence, verifyContract } from './verdict.ts';
+import { judgeEvidence, parseEvidence, verifyContract, type Evidence } from './verdict.ts';
 
 const A = (id: string, priority: string, check: object) => ({ id, title: `t ${id}`, priority, check });
 const contract = (over: object = {}) => ({
@@ -44,17 +44,30 @@ describe('evidence (jouleclaw §16.4)', () => {
         A('K', 'must_have', { kind: 'checker', checker_id: 'x' }),
       ],
     });
-    // already-parsed (frozen) items are taken as they are, so a stray field survives to the match
-    const stray = Object.freeze({ kind: 'tool_result', tool_id: 'x', path: 'x', command_hash: 'x', checker_id: 'x', passed: false });
-    expect(rollups([stray], c)).toEqual(['failed', 'gap', 'gap', 'gap']);
-    const stray2 = Object.freeze({ kind: 'checker_result', tool_id: 'x', path: 'x', command_hash: 'x', checker_id: 'x', hash: 'h', exit_code: 0, passed: false });
-    expect(rollups([stray2], c)).toEqual(['gap', 'gap', 'gap', 'failed']);
+    // the match reads the item's kind first: an item carrying every check's discriminant matches only its own kind
+    const parsed = parseContract(c);
+    const judged = (e: object) => parsed.assertions.map((a) => judgeEvidence(a, e as Evidence));
+    const stray = { kind: 'tool_result', tool_id: 'x', path: 'x', command_hash: 'x', checker_id: 'x', passed: false };
+    expect(judged(stray)).toEqual([false, undefined, undefined, undefined]);
+    const stray2 = { kind: 'checker_result', tool_id: 'x', path: 'x', command_hash: 'x', checker_id: 'x', hash: 'h', exit_code: 0, passed: false };
+    expect(judged(stray2)).toEqual([undefined, undefined, undefined, false]);
   });
 
   it('parses the whole bag when any item is not already-parsed evidence', () => {
     const ok = parseEvidence([{ kind: 'checker_result', checker_id: 'k', passed: true }])[0]!;
     expect(thrown(() => verifyContract(contract(), [ok, { kind: 'rumour' }])).code).toBe('ERR_EVIDENCE_MALFORMED');
     expect(thrown(() => verifyContract(contract(), [Object.freeze({ kind: 5 })])).message).toBe('ERR_EVIDENCE_MALFORMED: evidence[0].kind must be a string');
+  });
+
+  it('reads again a frozen item that parseEvidence did not make: an unknown kind is refused either way (§16.4)', () => {
+    const rumour = 'ERR_EVIDENCE_MALFORMED: evidence[0].kind "rumour" is not one of tool_result, artifact_present, command_run, checker_result';
+    expect(thrown(() => verifyContract(contract(), [{ kind: 'rumour' }])).message).toBe(rumour);
+    expect(thrown(() => verifyContract(contract(), [Object.freeze({ kind: 'rumour' })])).message).toBe(rumour);
+    // a frozen item of a known kind with a field of the wrong type is refused as its JSON form is
+    expect(thrown(() => verifyContract(contract(), [Object.freeze({ kind: 'checker_result', checker_id: 'k', passed: 'yes' })])).code).toBe('ERR_EVIDENCE_MALFORMED');
+    // items parseEvidence made are taken as they are, and give the verdict their JSON form gives
+    const json = [{ kind: 'checker_result', checker_id: 'k', passed: true }];
+    expect(verifyContract(contract(), parseEvidence(json))).toEqual(verifyContract(contract(), json));
   });
 });
 
@@ -64,5 +77,13 @@ describe('verifier input (jouleclaw §16.5)', () => {
     // a JSON contract is hashed as JSON even when it carries a "hash" member of its own
     expect(verifyContract(contract({ hash: 'x' }), []).contract_hash).toBe(contractHash(contract({ hash: 'x' })));
     expect(verifyContract(contract({ block_on_should_have: true }), []).contract_hash).toBe(contractHash(contract({ block_on_should_have: true })));
+  });
+
+  it('a JSON contract shaped like a parsed one is read and refused as JSON (§16.6)', () => {
+    // every member a parsed contract has, but an assertion that is not one: read, so refused
+    const lookalike = { ...contract({ assertions: [{ id: 'A-1' }] }), hash: 'h', block_on_should_have: false };
+    expect(thrown(() => verifyContract(lookalike, [])).code).toBe('ERR_CONTRACT_MALFORMED');
+    const dup = { ...contract({ assertions: [A('A-1', 'must_have', { kind: 'tool', tool_id: 'x' }), A('A-1', 'must_have', { kind: 'tool', tool_id: 'y' })] }), hash: 'h', block_on_should_have: false };
+    expect(thrown(() => verifyContract(Object.freeze(dup), [])).code).toBe('ERR_CONTRACT_DUPLICATE_ID');
   });
 });

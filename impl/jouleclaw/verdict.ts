@@ -12,7 +12,7 @@
 // - nice_to_have assertions never block ship.
 import { JcpError } from '../errors.ts';
 import { canonicalJson, jsonFields, readJson, type JsonObject } from './contract-json.ts';
-import { parseContract, type Assertion, type Contract } from './contract.ts';
+import { isParsedContract, parseContract, type Assertion, type Contract } from './contract.ts';
 
 /** jouleclaw §16.4 one evidence item a run produced. */
 export type Evidence =
@@ -46,7 +46,16 @@ export interface ContractVerdict {
 
 const E = 'ERR_EVIDENCE_MALFORMED' as const;
 
+/** The items {@link parseEvidence} made: only these are taken as read; anything else, frozen or not, is read again. */
+const readItems = new WeakSet<Evidence>();
+
 function readEvidenceItem(v: unknown, i: number): Evidence {
+  const item = evidenceItem(v, i);
+  readItems.add(item);
+  return item;
+}
+
+function evidenceItem(v: unknown, i: number): Evidence {
   const path = `evidence[${i}]`;
   const f = jsonFields(v, E, path);
   const kind = f.text('kind');
@@ -141,12 +150,8 @@ export function verifyContract(contract: Contract | unknown, evidence: readonly 
   });
 }
 
-function isParsedContract(v: unknown): v is Contract {
-  return typeof v === 'object' && v !== null && typeof (v as Contract).hash === 'string' && Array.isArray((v as Contract).assertions) && typeof (v as Contract).block_on_should_have === 'boolean';
-}
-
 function isEvidence(v: unknown): v is Evidence {
-  return typeof v === 'object' && v !== null && Object.isFrozen(v) && typeof (v as Evidence).kind === 'string';
+  return readItems.has(v as Evidence);
 }
 
 /** The verdict as its canonical JSON text (RFC 8785): the verdict_json a verdict receipt signs (§16.7). */
