@@ -11,6 +11,7 @@ import { grantId } from '../jcp/grant.ts';
 import type { Did, Grant } from '../jcp/types.ts';
 import { sealReceipt } from '../receipt/seal.ts';
 import { formatWireEndpoint, type WireAddress } from './address.ts';
+import { createResponseMemo } from './response-memo.ts';
 import {
   decodeWireRequest,
   encodeWireRefusal,
@@ -81,27 +82,20 @@ export function createMemoryWireGate(opts: MemoryWireGateOptions): MemoryWireGat
   const point = createEnforcementPoint(opts);
   const backend = opts.backend ?? defaultEd25519();
   const window = opts.window_s ?? WIRE_FRESHNESS_WINDOW_S;
-  const memo = new Map<string, { readonly response: Uint8Array; readonly decided_s: bigint }>();
-  let pruned_s = -1n;
-
-  // A request decided at t carried a stamp no earlier than t − window, so its stamp has left the window by t + 2·window
-  // at the latest; any repeat after that is stale at the server before it reaches the gate, and the entry can go.
-  function prune(now_s: bigint): void {
-    if (now_s === pruned_s) return;
-    pruned_s = now_s;
-    for (const [k, e] of memo) if (e.decided_s + 2n * window < now_s) memo.delete(k);
-  }
+  const memo = createResponseMemo();
 
   return Object.freeze({
     steward: point.steward,
     point,
     remembered: () => memo.size,
     decideOnce(key: Uint8Array, req: DecisionRequest, encode: (d: Decision) => Uint8Array) {
-      prune(req.now_s);
+      // A request decided at t carried a stamp no earlier than t − window, so its stamp has left the window by
+      // t + 2·window at the latest; any repeat after that is stale at the server before it reaches the gate.
+      memo.prune(req.now_s, 2n * window);
       const hex = toHex(key);
       const hit = memo.get(hex);
       // jcp §11: "A request presented again MUST get that same response … and MUST NOT be decided, debited or recorded a second time."
-      if (hit) return { response: hit.response };
+      if (hit) return { response: hit };
       try {
         opts.record?.(key, req);
       } catch (e) {
@@ -110,7 +104,7 @@ export function createMemoryWireGate(opts: MemoryWireGateOptions): MemoryWireGat
       }
       const response = encode(point.decide(req));
       // jcp §11: "The endpoint MUST remember every request it decided while that request's stamp is inside the window, together with its response."
-      memo.set(hex, { response, decided_s: req.now_s });
+      memo.set(hex, response, req.now_s);
       return { response };
     },
     sealRefusal: (req: DecisionRequest, reason: WireDenyReason) => sealWireRefusal(req, reason, opts.steward, point.remaining, backend),
