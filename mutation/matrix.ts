@@ -24,6 +24,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readTestRecord, runCompleted, type TestLine } from '../harness/report/record-reporter.ts';
+import { exitWhenWritten } from '../scripts/exit-when-written.ts';
 import { PROGRESS } from './matrix-reporter.ts';
 import { AWAITING_TESTS, CONTROL, COVERED_CLASSES, MUTANTS as CATALOGUED, PENDING_CLASSES, type Mutant } from './catalog.ts';
 import { MUTANT_PATCHES, SUITE_SCOPED } from './testees/patches.ts';
@@ -475,10 +476,7 @@ async function main(): Promise<number> {
   return survivors.length === 0 && controlOk ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    console.error(e);
-    process.exit(2);
-  },
-);
+main().then(exitWhenWritten, (e: unknown) => {
+  console.error(e);
+  exitWhenWritten(2);
+});

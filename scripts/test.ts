@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exitWhenWritten } from './exit-when-written.ts';
 import { readFileTimes } from './file-times-reporter.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -129,4 +130,4 @@ const failed = PHASES.find((p) => { const o = outcomes.get(p.name); return o !==
 console.log(`\nnpm test: time per phase (wall clock, this machine)\n${rows.join('\n')}\n  ${'total (npm test)'.padEnd(22)} ${clock(Date.now() - t0).padStart(12)}`);
 if (failed) console.log(`✗ ${failed.name} failed`);
 rmSync(TMP, { recursive: true, force: true });
-process.exit(failed ? outcomes.get(failed.name)!.code : 0);
+exitWhenWritten(failed ? outcomes.get(failed.name)!.code : 0);
