@@ -50,12 +50,6 @@ const E = 'ERR_EVIDENCE_MALFORMED' as const;
 const readItems = new WeakSet<Evidence>();
 
 function readEvidenceItem(v: unknown, i: number): Evidence {
-  const item = evidenceItem(v, i);
-  readItems.add(item);
-  return item;
-}
-
-function evidenceItem(v: unknown, i: number): Evidence {
   const path = `evidence[${i}]`;
   const f = jsonFields(v, E, path);
   const kind = f.text('kind');
@@ -79,7 +73,9 @@ function evidenceItem(v: unknown, i: number): Evidence {
 export function parseEvidence(json: unknown): Evidence[] {
   const v = readJson(json, E, 'evidence');
   if (!Array.isArray(v)) throw new JcpError(E, 'evidence must be a JSON array of evidence items');
-  return v.map(readEvidenceItem);
+  const items = v.map(readEvidenceItem);
+  for (const item of items) readItems.add(item);
+  return items;
 }
 
 /**
