@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { ShortestFirstSequencer } from './scripts/weighted-sequencer.ts';
 import base from './vitest.config.ts';
 
 // Mutation runs test the reference implementation: the harness's own self-tests (which start nested test runs and
@@ -15,7 +16,13 @@ import base from './vitest.config.ts';
 // The durable record's close-then-reopen tests once failed there with ERR_RECORD_LOCKED: a child forked by another
 // thread held the closed record's descriptor until its exec; a claim found held is now tried again for a moment
 // (impl/durable/lock.ts CLAIM_SETTLE_MS).
+// A mutant run goes through its covering files one at a time and stops at the first failure, so they run the shortest
+// first (scripts/weighted-sequencer.ts ShortestFirstSequencer), not npm test's longest first.
 export default defineConfig({
   ...base,
-  test: { ...base.test, exclude: ['harness/self/**', 'node_modules/**', 'impl/wire/abuse.test.ts', 'impl/durable/crash.test.ts'] },
+  test: {
+    ...base.test,
+    sequence: { ...base.test?.sequence, sequencer: ShortestFirstSequencer },
+    exclude: ['harness/self/**', 'node_modules/**', 'impl/wire/abuse.test.ts', 'impl/durable/crash.test.ts'],
+  },
 });

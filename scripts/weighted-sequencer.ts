@@ -5,6 +5,10 @@
 // cache where there is one, else its measured duration in ./file-weights.json (npm run test:weights writes it from an
 // npm test's file times), else it runs first as vitest runs unknown files. As vitest does, a file that failed last
 // time runs first, and projects keep their order.
+// Stryker's mutant runs take the other order (ShortestFirstSequencer, vitest.stryker.config.ts): one worker runs a
+// mutant's covering files one after another and stops at the first failure (bail 1), so a mutant a short file kills
+// is found without first running every longer file that covers it; a file that failed last time (it killed the mutant
+// before, likely a neighbour of this one) still runs first.
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +30,9 @@ export function committed(file = WEIGHTS_FILE): Record<string, number> {
 }
 
 export default class WeightedSequencer extends BaseSequencer {
+  /** 1 where the longest file runs first, -1 where the shortest does. */
+  protected readonly direction: 1 | -1 = 1;
+
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const weights = committed();
     const root = this.ctx.config.root;
@@ -43,7 +50,13 @@ export default class WeightedSequencer extends BaseSequencer {
       const fa = facts.get(a)!;
       const fb = facts.get(b)!;
       if (fa.failed !== fb.failed) return fa.failed ? -1 : 1;
-      return fb.ms - fa.ms;
+      if (fa.ms === fb.ms) return 0;
+      return fa.ms < fb.ms ? this.direction : -this.direction;
     });
   }
+}
+
+/** The order of Stryker's mutant runs: as WeightedSequencer, the shortest file first and files it has no weight for last. */
+export class ShortestFirstSequencer extends WeightedSequencer {
+  protected override readonly direction = -1;
 }
