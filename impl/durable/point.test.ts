@@ -6,16 +6,18 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { codeOf } from '../_test-support.ts';
-import { bytesEqual } from '../bytes.ts';
-import { encodeCanonical } from '../cbor/index.ts';
+import { codeOf, messageOf, thrown } from '../_test-support.ts';
+import { bytesEqual, toHex } from '../bytes.ts';
+import { encodeCanonical, type CborValue } from '../cbor/index.ts';
+import { defaultEd25519, type Ed25519 } from '../identity/ed25519.ts';
 import { createEnforcementPoint } from '../jcp/enforcement-point.ts';
 import { grantId, mintGrant } from '../jcp/grant.ts';
 import { contentId } from '../jcp/content-id.ts';
 import { mintRevocation } from '../jcp/revocation.ts';
 import { CHILD_ID, childGrant, nonce, otherSteward, ROOT_BUDGET_UJ, ROOT_ID, rootGrant, steward, streamCost, streamRequest, requestKey, alice, bob, TOOL } from './_fixtures.ts';
-import { openDurablePoint, type DurablePointOptions, type RecordedDecision } from './point.ts';
-import { anchorPath, readRecordFile, type RecordIo } from './record.ts';
+import { entryToCbor, parseEntry, type RecordEntry } from './entry.ts';
+import { describeTornTail, openDurablePoint, type DurablePointOptions, type RecordedDecision } from './point.ts';
+import { anchorPath, openRecord, readRecordFile, type RecordIo, type TornTail } from './record.ts';
 import type { TornEntry } from './point.ts';
 
 const dirs: string[] = [];
@@ -322,5 +324,318 @@ describe('durable point', () => {
     for (const bad of [{ path: '' }, { path: 3 }, { holder: '' }, { holder: null }]) {
       expect(codeOf(() => openDurablePoint({ path: p, steward, holder: 'h', ...(bad as object) } as never))).toBe('ERR_BAD_ARGUMENT');
     }
+  });
+});
+
+/** An append that fails while `fail.now` is set (ENOSPC), as a full disk would. */
+function failingIo(): { io: RecordIo; fail: { now: boolean } } {
+  const fail = { now: false };
+  const io: RecordIo = {
+    writeSync: (fd, b, off, len, position) => {
+      if (fail.now) throw new Error('ENOSPC: no space left on device');
+      return fs.writeSync(fd, b, off, len, position);
+    },
+    fsyncSync: (fd) => fs.fsyncSync(fd),
+  };
+  return { io, fail };
+}
+
+describe('durable point: what it hands out and keeps', () => {
+  it('a failed append leaves every earlier decision where it stood: in-flight stays in-flight, not unresolved (jcp §4.11)', () => {
+    const p = tmpRecord();
+    const { io, fail } = failingIo();
+    const a = open(p, { io });
+    const live = recorded(a.decide(streamRequest(0, 100n)));
+    const done = recorded(a.decide(streamRequest(2, 100n)));
+    a.complete(done.entryId, 'completed');
+    const denied = recorded(a.decide(streamRequest(4, ROOT_BUDGET_UJ)));
+    fail.now = true;
+    expect(a.decide(streamRequest(6, 10n)).recorded).toBe(false);
+    fail.now = false;
+    expect([a.status(live.entryId), a.status(done.entryId), a.status(denied.entryId)]).toEqual(['in-flight', 'completed', 'denied']);
+    expect(a.unresolved()).toEqual([]);
+    expect(a.spent(ROOT_ID)).toBe(200n);
+    a.complete(live.entryId, 'failed');
+    expect(a.status(live.entryId)).toBe('failed');
+    a.close();
+  });
+
+  it('a point closed while the response is encoded denies the request unrecorded and records nothing (jcp §11)', () => {
+    const p = tmpRecord();
+    const a = open(p);
+    const r = a.decideOnce(requestKey(0), streamRequest(0, 10n), (d) => {
+      a.close();
+      return encode(d);
+    });
+    expect(r).toMatchObject({ status: 'unrecorded', deny_reason: 'unrecorded' });
+    if (r.status !== 'unrecorded') throw new Error(`expected unrecorded, got ${r.status}`);
+    expect(r.why).toMatch(/^ERR_RECORD_CLOSED: /);
+    expect(readRecordFile(p).entries.length).toBe(0);
+  });
+
+  it('a response handed out is a copy: changing it changes nothing a repeat gets (jcp §11 "that same response")', () => {
+    const p = tmpRecord();
+    const a = open(p);
+    const first = a.decideOnce(requestKey(0), streamRequest(0, 10n), encode);
+    if (first.status !== 'decided') throw new Error(`expected decided, got ${first.status}`);
+    const want = first.response.slice();
+    first.response.fill(0xff);
+    const again = a.decideOnce(requestKey(0), streamRequest(0, 10n), encode);
+    if (again.status !== 'repeated') throw new Error(`expected repeated, got ${again.status}`);
+    expect(again.response).toEqual(want);
+    again.response.fill(0xee);
+    const third = a.decideOnce(requestKey(0), streamRequest(0, 10n), encode);
+    expect(third).toMatchObject({ status: 'repeated', response: want, entryId: first.decision.entryId });
+    a.close();
+  });
+
+  it('keeps the request key as given: a caller reusing its key buffer does not undo "decided once" (jcp §11)', () => {
+    const p = tmpRecord();
+    const { io, fail } = failingIo();
+    const a = open(p, { io });
+    const key = requestKey(0);
+    expect(a.decideOnce(key, streamRequest(0, 10n), encode).status).toBe('decided');
+    key.fill(0);
+    // a failed append rebuilds the gate and the remembered keys from what was recorded
+    fail.now = true;
+    expect(a.decide(streamRequest(2, 10n)).recorded).toBe(false);
+    fail.now = false;
+    expect(a.decideOnce(requestKey(0), streamRequest(0, 10n), encode).status).toBe('repeated');
+    expect(a.spent(ROOT_ID)).toBe(10n);
+    a.close();
+  });
+
+  it('records an outcome with its note, and with none when none is given (jcp §4.11: the operator settles it)', () => {
+    const p = tmpRecord();
+    const a = open(p);
+    const d0 = recorded(a.decide(streamRequest(0, 10n)));
+    const d1 = recorded(a.decide(streamRequest(2, 10n)));
+    a.complete(d0.entryId, 'failed', 'operator: the tool never received it');
+    a.complete(d1.entryId, 'completed');
+    a.close();
+    const entries = readRecordFile(p).entries;
+    expect(parseEntry(entries[2]!, 2)).toEqual({ kind: 'outcome', entry: 0, outcome: 'failed', note: 'operator: the tool never received it' });
+    expect(parseEntry(entries[3]!, 3)).toEqual({ kind: 'outcome', entry: 1, outcome: 'completed' });
+  });
+
+  it("verifies a revocation's authority with the backend it is given: one that refuses every signature refuses it (jcp §4.3)", () => {
+    const p = tmpRecord();
+    const base = defaultEd25519();
+    const refusing: Ed25519 = { name: base.name, publicKeyFromSeed: (s) => base.publicKeyFromSeed(s), sign: (s, m) => base.sign(s, m), verify: () => false };
+    const a = open(p, { backend: refusing });
+    const e = thrown(() => a.revoke(mintRevocation(alice, ROOT_ID, nonce('durable:rev')), rootGrant));
+    expect(e.code).toBe('ERR_REVOCATION_UNAUTHORIZED');
+    expect(e.detail).toEqual({ fault: 'signature' });
+    expect(a.isRevoked(ROOT_ID)).toBe(false);
+    a.close();
+    expect(readRecordFile(p).entries.length).toBe(0);
+  });
+});
+
+describe('durable point: each refusal names what is wrong', () => {
+  it('names the argument a call refuses (ERR_BAD_ARGUMENT), and the closed point by its path (ERR_RECORD_CLOSED)', () => {
+    const p = tmpRecord();
+    const a = open(p);
+    expect(messageOf(() => a.decideOnce(new Uint8Array(33), streamRequest(0, 1n), encode))).toBe('ERR_BAD_ARGUMENT: a request key is 32 bytes');
+    expect(messageOf(() => a.decideOnce(requestKey(9), streamRequest(0, 1n), 'f' as never))).toBe('ERR_BAD_ARGUMENT: decideOnce needs an encodeResponse function');
+    expect(messageOf(() => a.decideOnce(requestKey(9), streamRequest(0, 1n), (() => 'not bytes') as never))).toBe('ERR_BAD_ARGUMENT: encodeResponse must return bytes');
+    const d = recorded(a.decide(streamRequest(0, 1n)));
+    expect(messageOf(() => a.status(d.entryId + 1))).toBe(`ERR_BAD_ARGUMENT: entry #${d.entryId + 1} is not a recorded decision`);
+    expect(messageOf(() => a.complete(d.entryId, 'done' as never))).toBe('ERR_BAD_ARGUMENT: an outcome is completed or failed');
+    expect(messageOf(() => a.complete(d.entryId, 'completed', 7 as never))).toBe('ERR_BAD_ARGUMENT: a note is text');
+    a.close();
+    expect(messageOf(() => a.decide(streamRequest(2, 1n)))).toBe(`ERR_RECORD_CLOSED: the durable point on ${p} is closed`);
+  });
+
+  it('refuses an outcome for anything but a pending allowed decision, naming the entry and where it stands (ERR_RECORD_NOT_PENDING)', () => {
+    const p = tmpRecord();
+    const a = open(p);
+    const done = recorded(a.decide(streamRequest(0, 10n)));
+    a.complete(done.entryId, 'completed');
+    const denied = recorded(a.decide(streamRequest(2, ROOT_BUDGET_UJ)));
+    for (const [id, stands] of [[done.entryId, 'completed'], [denied.entryId, 'denied'], [1, 'not a recorded decision'], [99, 'not a recorded decision']] as const) {
+      const e = thrown(() => a.complete(id, 'failed'));
+      expect(e.code).toBe('ERR_RECORD_NOT_PENDING');
+      expect(e.message).toBe(`ERR_RECORD_NOT_PENDING: entry #${id} is ${stands}, not an allowed decision awaiting its outcome`);
+      expect(e.detail).toEqual({ entry: id });
+    }
+    a.close();
+  });
+
+  it('refuses a revocation or a grant that is not one before anything is recorded (ERR_BAD_ARGUMENT)', () => {
+    const p = tmpRecord();
+    const a = open(p);
+    const rev = mintRevocation(alice, ROOT_ID, nonce('durable:rev'));
+    const cases: readonly (readonly [unknown, unknown])[] = [
+      [rev, 'grant'],
+      [rev, undefined],
+      [rev, null],
+      [rev, { signature: new Uint8Array(64) }],
+      ['revocation', rootGrant],
+      [undefined, rootGrant],
+      [null, rootGrant],
+      [{ signature: new Uint8Array(64) }, rootGrant],
+    ];
+    for (const [r, g] of cases) {
+      expect(messageOf(() => a.revoke(r as never, g as never)), `${String(r)}, ${String(g)}`).toBe('ERR_BAD_ARGUMENT: revoke needs a signed revocation and the signed grant it names');
+    }
+    expect(a.isRevoked(ROOT_ID)).toBe(false);
+    a.close();
+    expect(readRecordFile(p).entries.length).toBe(0);
+  });
+
+  it('refuses a revocation whose grant replay would not read back (a 63-byte signature) before recording it, so the record still reopens', () => {
+    const p = tmpRecord();
+    const a = open(p);
+    const rev = mintRevocation(alice, ROOT_ID, nonce('durable:rev'));
+    const short = { grant: rootGrant.grant, signature: rootGrant.signature.slice(0, 63) };
+    const e = thrown(() => a.revoke(rev, short));
+    expect(e.code).toBe('ERR_BAD_ARGUMENT');
+    expect(e.message).toMatch(/^ERR_BAD_ARGUMENT: revoke: the revocation or its grant would not be read back from the record \(ERR_/);
+    expect(a.isRevoked(ROOT_ID)).toBe(false);
+    a.close();
+    expect(readRecordFile(p).entries.length).toBe(0);
+    // the record reopens, and the same revocation with the whole grant is honoured
+    const b = open(p);
+    b.revoke(rev, rootGrant);
+    expect(b.isRevoked(ROOT_ID)).toBe(true);
+    b.close();
+  });
+
+  it('refuses an encodeResponse that returns no bytes before anything is recorded or debited (jcp §11: a response is remembered whole)', () => {
+    const p = tmpRecord();
+    const a = open(p);
+    for (const bad of [() => undefined, () => 'text', () => [1, 2]]) {
+      expect(messageOf(() => a.decideOnce(requestKey(1), streamRequest(1, 10n), bad as never))).toBe('ERR_BAD_ARGUMENT: encodeResponse must return bytes');
+    }
+    expect(a.remaining(rootGrant.grant)).toBe(ROOT_BUDGET_UJ);
+    a.close();
+    expect(readRecordFile(p).entries.length).toBe(0);
+  });
+});
+
+describe('durable point: replay refuses a record the gate would not have written (jcp §4.11, §11)', () => {
+  /** Appends `entries` to the record at `p` (created when absent), whole and acknowledged, as a writer of its own would. */
+  function appendTo(p: string, entries: readonly RecordEntry[]): void {
+    const r = openRecord({ path: p, holder: 'forger' });
+    for (const e of entries) r.append(entryToCbor(e));
+    r.close();
+  }
+  const forged = (over: object = {}): RecordEntry => ({ kind: 'decision', holder: 'worker-1', request: streamRequest(0, 100n), verdict: 'allow', receipt: new Uint8Array(80).fill(7), ...over }) as RecordEntry;
+  /** The record `entries` make after what the point at `p` decided, reopened: the mismatch it is refused with. */
+  function refusal(p: string, entries: readonly RecordEntry[]) {
+    appendTo(p, entries);
+    const e = thrown(() => open(p));
+    expect(e.code).toBe('ERR_RECORD_REPLAY_MISMATCH');
+    return e;
+  }
+
+  it('a request key recorded without its response, or a response without its key', () => {
+    for (const over of [{ key: requestKey(0) }, { response: Uint8Array.of(1) }]) {
+      const e = refusal(tmpRecord(), [forged(over)]);
+      expect(e.message).toBe('ERR_RECORD_REPLAY_MISMATCH: replaying record entry #0: a request key is recorded without its response, or a response without its key');
+      expect(e.detail).toEqual({ entry: 0 });
+    }
+  });
+
+  it('a verdict the gate does not reach, and a receipt the gate does not seal', () => {
+    const p = tmpRecord();
+    const a = open(p);
+    recorded(a.decide(streamRequest(2, 10n)));
+    a.close();
+    const e = refusal(p, [forged({ verdict: 'deny' })]);
+    expect(e.message).toBe('ERR_RECORD_REPLAY_MISMATCH: replaying record entry #1: the gate now decides allow, the record says deny');
+    expect(e.detail).toEqual({ entry: 1 });
+    const q = tmpRecord();
+    expect(refusal(q, [forged()]).message).toBe('ERR_RECORD_REPLAY_MISMATCH: replaying record entry #0: the re-decided receipt differs from the recorded one (another steward, other trust roots, or a tampered entry)');
+  });
+
+  it('an outcome for a decision that was denied, already settled, or is not a decision', () => {
+    for (const [settle, outcome, stands] of [
+      [false, { kind: 'outcome', entry: 1, outcome: 'completed' }, 'denied'],
+      [true, { kind: 'outcome', entry: 0, outcome: 'failed' }, 'completed'],
+      [true, { kind: 'outcome', entry: 2, outcome: 'failed' }, 'not an allowed decision'],
+    ] as const) {
+      const p = tmpRecord();
+      const a = open(p);
+      const d = recorded(a.decide(streamRequest(0, 10n)));
+      recorded(a.decide(streamRequest(2, ROOT_BUDGET_UJ)));
+      if (settle) a.complete(d.entryId, 'completed');
+      a.close();
+      const id = settle ? 3 : 2;
+      const e = refusal(p, [outcome]);
+      expect(e.message).toBe(`ERR_RECORD_REPLAY_MISMATCH: replaying record entry #${id}: an outcome names entry #${outcome.entry}, which is ${stands}`);
+      expect(e.detail).toEqual({ entry: id });
+    }
+  });
+
+  it('a revocation by a party without the authority to revoke (jcp §4.3)', () => {
+    const e = refusal(tmpRecord(), [{ kind: 'revocation', revocation: mintRevocation(bob, ROOT_ID, nonce('durable:not-issuer')), grant: rootGrant }]);
+    expect(e.message).toBe('ERR_RECORD_REPLAY_MISMATCH: replaying record entry #0: a recorded revocation is not honoured (ERR_REVOCATION_UNAUTHORIZED)');
+    expect(e.detail).toEqual({ entry: 0 });
+  });
+
+  it('an entry that verifies but does not parse is ERR_RECORD_CORRUPT, naming the entry and why', () => {
+    const p = tmpRecord();
+    const a = open(p);
+    recorded(a.decide(streamRequest(0, 10n)));
+    a.close();
+    appendTo(p, [forged({ request: { ...streamRequest(2, 10n), frame: { ...streamRequest(2, 10n).frame, kind: 'teleport' } } })]);
+    const e = thrown(() => open(p));
+    expect(e.code).toBe('ERR_RECORD_CORRUPT');
+    expect(e.message).toMatch(/^ERR_RECORD_CORRUPT: record entry #1 verifies but does not parse \(ERR_FRAME_MALFORMED: #1\.request\.frame\.kind: kind must be one of /);
+    expect(e.detail).toEqual({ entry: 1 });
+    expect(thrown(() => {
+      throw e.cause;
+    }).code).toBe('ERR_FRAME_MALFORMED');
+    // a field the entry's own reading refuses comes through as that reading names it
+    const q = tmpRecord();
+    appendTo(q, [forged({ verdict: 'maybe' })]);
+    const f = thrown(() => open(q));
+    expect(f.message).toBe('ERR_RECORD_CORRUPT: record entry #0.verdict: must be allow or deny');
+    expect(f.detail).toBeUndefined();
+  });
+});
+
+describe('describeTornTail: what a torn tail held, as far as its bytes can be read (jcp §4.11, ./FORMAT.md)', () => {
+  const WHY = 'the entry runs past the end of the file';
+  const torn = (fields: readonly (readonly [string, CborValue])[], declared?: number): TornTail => ({ offset: 300, length: 50, why: WHY, ...(declared === undefined ? {} : { declared }), fields: new Map(fields) });
+  const head = `a torn entry of 50 byte(s) at byte 300`;
+
+  it('a decision whose request key was written whole: its kind, and a copy of its key', () => {
+    const key = requestKey(5);
+    const t = describeTornTail(torn([['key', key], ['kind', 'decision']], 120));
+    expect(t).toMatchObject({ offset: 300, length: 50, why: WHY, declared: 120, kind: 'decision', requestKey: requestKey(5) });
+    expect(t.summary).toBe(`${head} (of 120 declared) was cut away, never acknowledged: ${WHY}; a decision on request key ${toHex(requestKey(5))}`);
+    key.fill(0);
+    expect(t.requestKey).toEqual(requestKey(5));
+  });
+
+  it('a key of another length is no request key; the kind is still read', () => {
+    const t = describeTornTail(torn([['key', new Uint8Array(31)], ['kind', 'decision']]));
+    expect(t.kind).toBe('decision');
+    expect(t.requestKey).toBeUndefined();
+    expect(t.summary).toBe(`${head} was cut away, never acknowledged: ${WHY}; a decision entry with no request key`);
+  });
+
+  it('an entry of another kind', () => {
+    const t = describeTornTail(torn([['kind', 'revocation']]));
+    expect(t).toMatchObject({ kind: 'revocation' });
+    expect(t.summary).toBe(`${head} was cut away, never acknowledged: ${WHY}; a revocation entry`);
+  });
+
+  it('fields with no kind that is text: no kind is reported', () => {
+    for (const fields of [[['kind', 5n]], [['key', new Uint8Array(31)]]] as const) {
+      const t = describeTornTail(torn(fields));
+      expect('kind' in t).toBe(false);
+      expect(t.requestKey).toBeUndefined();
+      expect(t.summary).toBe(`${head} was cut away, never acknowledged: ${WHY}; an entry whose kind was not written whole`);
+    }
+  });
+
+  it('no field written whole', () => {
+    const t = describeTornTail(torn([]));
+    expect(['kind', 'requestKey', 'declared'].filter((k) => k in t)).toEqual([]);
+    expect(t.summary).toBe(`${head} was cut away, never acknowledged: ${WHY}; the torn bytes cannot be decoded (no field of the entry was written whole)`);
   });
 });

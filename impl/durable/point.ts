@@ -12,7 +12,7 @@
 // response) is fsync'd. If the append fails, the in-memory gate is rebuilt from the record, so a decision that could
 // not be recorded leaves no debit anywhere, and the request is denied "unrecorded" (§11) without a receipt.
 import { bytesEqual, toHex } from '../bytes.ts';
-import type { CborValue } from '../cbor/index.ts';
+import { decodeCanonical, encodeCanonical, type CborValue } from '../cbor/index.ts';
 import { JcpError, isJcpError } from '../errors.ts';
 import { defaultEd25519, keyPairFromSeed, type Ed25519, type KeyPair } from '../identity/ed25519.ts';
 import type { DecisionRequest } from '../jcp/decide.ts';
@@ -271,7 +271,7 @@ export function openDurablePoint(opts: DurablePointOptions): DurablePoint {
     let entry: DecisionEntry;
     try {
       const response = encode ? encode(rd) : undefined;
-      if (response !== undefined && !(response instanceof Uint8Array)) throw new JcpError('ERR_BAD_ARGUMENT', 'encodeResponse must return bytes');
+      if (encode !== undefined && !(response instanceof Uint8Array)) throw new JcpError('ERR_BAD_ARGUMENT', 'encodeResponse must return bytes');
       entry = { kind: 'decision', holder, request: req, verdict: d.verdict, receipt: d.receipt, ...(key && response ? { key: key.slice(), response } : {}) };
       record.append(entryToCbor(entry));
     } catch (x) {
@@ -351,10 +351,17 @@ export function openDurablePoint(opts: DurablePointOptions): DurablePoint {
       if (typeof grant !== 'object' || grant === null || typeof grant.grant !== 'object' || typeof revocation !== 'object' || revocation === null || typeof revocation.revocation !== 'object') {
         throw new JcpError('ERR_BAD_ARGUMENT', 'revoke needs a signed revocation and the signed grant it names');
       }
-      // verified before it is recorded, so the record never holds a revocation replay would refuse
+      // verified, and read back as replay reads it, before it is recorded, so the record never holds a revocation
+      // replay would refuse
       verifyRevocationAuthority(revocation, grant.grant, backend);
       const e: RecordEntry = { kind: 'revocation', revocation, grant };
-      record.append(entryToCbor(e));
+      const cbor = entryToCbor(e);
+      try {
+        parseEntry(decodeCanonical(encodeCanonical(cbor)), record.entries.length);
+      } catch (x) {
+        throw new JcpError('ERR_BAD_ARGUMENT', `revoke: the revocation or its grant would not be read back from the record (${isJcpError(x) ? x.message : String(x)})`, undefined, { cause: x });
+      }
+      record.append(cbor);
       log.push(e);
       apply(s, e, record.entries.length - 1, false);
     },
