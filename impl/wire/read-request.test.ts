@@ -178,4 +178,36 @@ describe('the one-pass request reader (jcp §11 strict parsing, unchanged)', () 
     expect(_readKnownWireRequest(m)).toBeUndefined();
     expect(typeof strict(m)).toBe('object');
   });
+  it('reads a chain of 23 links, the most a one-byte array head holds, and leaves a longer head to the strict path', () => {
+    // jcp §3 shortest heads: 1 … 23 items take a one-byte array head (0x81 … 0x97); a head past it is off the shape
+    const hops = Array.from({ length: 22 }, (_, i) => keyPairFromSeed(deriveSeed(`read-request:hop${i}`)));
+    const links = [root];
+    let holder = bob;
+    for (const [i, k] of hops.entries()) {
+      links.push(attenuate(links[links.length - 1]!, holder, { subject: k.did, budget_uj: 900n - BigInt(i), nonce: new Uint8Array(16).fill(40 + i) }));
+      holder = k;
+    }
+    expect(links).toHaveLength(23);
+    const leaf = links[22]!;
+    const b = request({ chain: links, caller: holder.did, frame: { kind: 'tool-call', trust: 'control', grant_id: grantId(leaf.grant), action: 'call', resource, payload_hash: contentId({ payload: 23 }) } }, holder);
+    learn(b);
+    expect(agree(b)).toBe(true);
+    expect(_readKnownWireRequest(b)!.chain).toHaveLength(23);
+    // 31 known links under the one-byte head 0x9f (an indefinite-length array, never canonical): the strict path
+    // refuses it, so the reader must leave it
+    const long = request({ chain: Array.from({ length: 31 }, () => root) });
+    learn(long);
+    const at = toHex(long).indexOf(`${toHex(new TextEncoder().encode('chain'))}981f`) / 2 + 5;
+    expect(Number.isInteger(at) && at > 6).toBe(true);
+    const indefinite = Uint8Array.from([...long.subarray(0, at), 0x9f, ...long.subarray(at + 2)]);
+    expect(_readKnownWireRequest(indefinite)).toBeUndefined();
+    expect(typeof strict(indefinite)).toBe('string');
+  });
+
+  it('answers undefined, without throwing, for an array of numbers that begins like a request body', () => {
+    const b = request();
+    learn(b);
+    expect(_readKnownWireRequest(Array.from(b) as never)).toBeUndefined();
+    expect(_readKnownWireRequest([0xa6] as never)).toBeUndefined();
+  });
 });
