@@ -2,6 +2,7 @@
 // the record): every flag read into its option, each bad argument refused as ERR_BAD_ARGUMENT saying which, the gate
 // over a record or in memory, and the listening line. The program itself (main.ts) is run once, for its exit codes.
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -138,7 +139,8 @@ describe('startEndpoint', () => {
 describe('the program (main.ts)', () => {
   it('exits 2 with one line on a bad seed, 0 with the usage on --help', () => {
     const main = fileURLToPath(new URL('./main.ts', import.meta.url));
-    const tsx = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+    // tsx as node resolves it from here (a checkout's node_modules, or one above a copy of the tree)
+    const tsx = createRequire(import.meta.url).resolve('tsx/cli');
     const bad = spawnSync(process.execPath, [tsx, main, '--steward-seed', '0011'], { encoding: 'utf8', timeout: 60_000 });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe('jcp/1 endpoint: ERR_BAD_ARGUMENT: --steward-seed takes 32 bytes as 64 lowercase hex digits (ERR_SEED_LENGTH: seed must be 32 bytes, got 2)\n');
