@@ -1,10 +1,13 @@
 // The whole-impl/ mutation score as far as it is built: reads the committed incremental file
 // (reports/mutation/stryker-incremental.json, which `npm run test:mutation -- <glob>` adds to part by part) and prints
 // the score per folder of impl/ and over every file scored, the static mutants left out (`ignoreStatic`), and the files
-// of impl/ Stryker would mutate that have no result yet. Exit 0; it judges nothing.
+// of impl/ Stryker would mutate that have no result yet, with their mutants counted by Stryker's instrumenter (a file
+// that holds none, types and re-exports only, has nothing to score and is counted as scored). Exit 0; it judges
+// nothing.
 //   tsx scripts/mutation-scores.ts [incremental.json]
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mutantsOf } from './mutants-of.ts';
 import { count, emptyTally, mutated, score, type Tally } from './stryker-config.ts';
 
 const file = process.argv[2] ?? 'reports/mutation/stryker-incremental.json';
@@ -24,10 +27,15 @@ for (const [f, { mutants }] of Object.entries(report.files)) {
 
 // the files a whole run would mutate: impl/'s TypeScript, less the configuration's exclusions
 const mutable = execFileSync('git', ['ls-files', 'impl'], { encoding: 'utf8' }).split('\n').filter(mutated);
-const unscored = mutable.filter((f) => !(f in report.files));
+const absent = mutable.filter((f) => !(f in report.files));
+const mutants = await mutantsOf(absent);
+const empty = absent.filter((f) => mutants.get(f) === 0);
+const unscored = absent.filter((f) => mutants.get(f) !== 0);
+const waiting = unscored.reduce((n, f) => n + (mutants.get(f) ?? 0), 0);
 
 const line = (name: string, t: Tally & { files: number }) =>
   `${name.padEnd(22)} ${(t.valid === 0 ? '—' : `${score(t).toFixed(2)}%`).padStart(7)}  ${String(t.detected).padStart(5)} of ${String(t.valid).padEnd(5)} detected, ${String(t.files).padStart(2)} files, ${t.ignored} static ignored`;
 for (const [name, t] of [...byFolder].sort(([a], [b]) => a.localeCompare(b))) console.log(line(name, t));
 console.log(line('scored so far', whole));
-console.log(`${mutable.length - unscored.length} of ${mutable.length} files of impl/ scored${unscored.length ? `; not yet: ${unscored.join(', ')}` : ''}`);
+console.log(`${mutable.length - unscored.length} of ${mutable.length} files of impl/ scored${empty.length ? ` (${empty.length} of them hold no mutant: ${empty.join(', ')})` : ''}`);
+if (unscored.length) console.log(`not yet scored: ${unscored.length} files, ${waiting} mutants (static ones included): ${unscored.map((f) => `${f} (${mutants.get(f)})`).join(', ')}`);
