@@ -2,7 +2,6 @@
 // the record): every flag read into its option, each bad argument refused as ERR_BAD_ARGUMENT saying which, the gate
 // over a record or in memory, and the listening line. The program itself (main.ts) is run once, for its exit codes.
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -138,13 +137,13 @@ describe('startEndpoint', () => {
 
 describe('the program (main.ts)', () => {
   it('exits 2 with one line on a bad seed, 0 with the usage on --help', () => {
-    const main = fileURLToPath(new URL('./main.ts', import.meta.url));
-    // tsx as node resolves it from here (a checkout's node_modules, or one above a copy of the tree)
-    const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-    const bad = spawnSync(process.execPath, [tsx, main, '--steward-seed', '0011'], { encoding: 'utf8', timeout: 60_000 });
+    // run as durable-gate.test.ts runs it: node with tsx's loader, from the checkout's root
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'impl/wire/main.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    const bad = run('--steward-seed', '0011');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe('jcp/1 endpoint: ERR_BAD_ARGUMENT: --steward-seed takes 32 bytes as 64 lowercase hex digits (ERR_SEED_LENGTH: seed must be 32 bytes, got 2)\n');
-    const help = spawnSync(process.execPath, [tsx, main, '--help'], { encoding: 'utf8', timeout: 60_000 });
+    const help = run('--help');
     expect(help.status).toBe(0);
     expect(help.stdout).toBe(`${ENDPOINT_USAGE}\n`);
   });
