@@ -37,8 +37,11 @@ const SEED = 0xc26;
 const control: ControlOptions = process.env['JCP_TESTEE_TIMEOUT_MS'] ? { timeoutMs: Number(process.env['JCP_TESTEE_TIMEOUT_MS']) } : {};
 // Under a kill-matrix clause mutant (JCP_MUTANT, served in process) the testee processes would run the faithful
 // reference, unless the matrix names the mutant's own testee process (JCP_MUTANT_TESTEE: a fault only a kill shows).
+// So they would under Stryker (JCP_STRYKER, set by vitest.stryker.config.ts), which switches its mutants on in this
+// process only.
 const mutantTestee = process.env['JCP_MUTANT_TESTEE'];
-const throughProcess = process.env['JCP_MUTANT'] && !mutantTestee ? describe.skip : describe;
+const mutantsInProcessOnly = (Boolean(process.env['JCP_MUTANT']) || process.env['JCP_STRYKER'] === '1') && !mutantTestee;
+const throughProcess = mutantsInProcessOnly ? describe.skip : describe;
 
 let dir: string;
 beforeAll(() => {
