@@ -91,6 +91,8 @@ function _fail(code: JcpErrorCode, offset: number, what: string): never {
 }
 
 const _MAJOR_NAMES = ['unsigned integer', 'negative integer', 'byte string', 'text string', 'array', 'map', 'tag', 'simple/float'];
+/** A name after its indefinite article, for messages ("an array", "a map"). */
+const _a = (name: string): string => `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}`;
 const _SIMPLE_NAMES: Readonly<Record<number, string>> = { 20: 'false', 21: 'true', 22: 'null', 23: 'undefined' };
 /** A JS Map holds at most 2^24 entries; a bigger one is refused as too large rather than crashing. */
 const _MAP_MAX = 1 << 24;
@@ -115,25 +117,25 @@ function _item(d: _Dec, depth: number): CborValue {
   if (ai < 24) {
     arg = ai;
   } else if (ai === 24) {
-    _need(d, p, 1, `the 1-byte argument of a ${_MAJOR_NAMES[major]}`);
+    _need(d, p, 1, `the 1-byte argument of ${_a(_MAJOR_NAMES[major] ?? '')}`);
     arg = b[p] as number;
     p += 1;
     // jcp §3: "shortest integer form"
     if (arg < 24) _fail('ERR_CBOR_NOT_SHORTEST', start, `${arg} in a 1-byte argument (${_MAJOR_NAMES[major]}); it fits the initial byte`);
   } else if (ai === 25) {
-    _need(d, p, 2, `the 2-byte argument of a ${_MAJOR_NAMES[major]}`);
+    _need(d, p, 2, `the 2-byte argument of ${_a(_MAJOR_NAMES[major] ?? '')}`);
     arg = ((b[p] as number) << 8) | (b[p + 1] as number);
     p += 2;
     // jcp §3: "shortest integer form"
     if (arg < 0x100) _fail('ERR_CBOR_NOT_SHORTEST', start, `${arg} in a 2-byte argument (${_MAJOR_NAMES[major]}); it fits 1 byte`);
   } else if (ai === 26) {
-    _need(d, p, 4, `the 4-byte argument of a ${_MAJOR_NAMES[major]}`);
+    _need(d, p, 4, `the 4-byte argument of ${_a(_MAJOR_NAMES[major] ?? '')}`);
     arg = _u32(b, p);
     p += 4;
     // jcp §3: "shortest integer form"
     if (arg < 0x10000) _fail('ERR_CBOR_NOT_SHORTEST', start, `${arg} in a 4-byte argument (${_MAJOR_NAMES[major]}); it fits 2 bytes`);
   } else if (ai === 27) {
-    _need(d, p, 8, `the 8-byte argument of a ${_MAJOR_NAMES[major]}`);
+    _need(d, p, 8, `the 8-byte argument of ${_a(_MAJOR_NAMES[major] ?? '')}`);
     const hi = _u32(b, p);
     const lo = _u32(b, p + 4);
     p += 8;
@@ -142,10 +144,10 @@ function _item(d: _Dec, depth: number): CborValue {
     arg = hi < 0x200000 ? hi * 0x100000000 + lo : (BigInt(hi) << 32n) | BigInt(lo);
   } else if (ai === 31) {
     // RFC 8949 §4.2.1: "Indefinite-length items MUST NOT appear"
-    _fail('ERR_CBOR_INDEFINITE_LENGTH', start, `indefinite length (additional info 31) in a ${_MAJOR_NAMES[major]}`);
+    _fail('ERR_CBOR_INDEFINITE_LENGTH', start, `indefinite length (additional info 31) in ${_a(_MAJOR_NAMES[major] ?? '')}`);
   } else {
     // RFC 8949 §3: additional information 28 … 30 is reserved, not well-formed
-    _fail('ERR_CBOR_RESERVED_ADDITIONAL_INFO', start, `reserved additional information ${ai} in a ${_MAJOR_NAMES[major]}`);
+    _fail('ERR_CBOR_RESERVED_ADDITIONAL_INFO', start, `reserved additional information ${ai} in ${_a(_MAJOR_NAMES[major] ?? '')}`);
   }
   d.p = p;
   switch (major) {
@@ -213,7 +215,7 @@ function _enter(d: _Dec, at: number, depth: number): void {
 function _length(d: _Dec, at: number, arg: number | bigint, perItem: number, what: string): number {
   const left = d.b.length - d.p;
   if (typeof arg === 'bigint' || arg * perItem > left) {
-    _fail('ERR_CBOR_TRUNCATED', at, `a ${what} of declared length ${arg} but only ${left} byte(s) remain`);
+    _fail('ERR_CBOR_TRUNCATED', at, `${_a(what)} of declared length ${arg} but only ${left} byte(s) remain`);
   }
   return arg;
 }
