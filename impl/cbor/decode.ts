@@ -91,8 +91,8 @@ function _fail(code: JcpErrorCode, offset: number, what: string): never {
 }
 
 const _MAJOR_NAMES = ['unsigned integer', 'negative integer', 'byte string', 'text string', 'array', 'map', 'tag', 'simple/float'];
-/** A name after its indefinite article, for messages ("an array", "a map"). */
-const _a = (name: string): string => `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}`;
+/** A major type's name after its indefinite article, for messages ("an array", "a map"). */
+const _aMajor = (major: number, name = _MAJOR_NAMES[major] ?? ''): string => `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}`;
 const _SIMPLE_NAMES: Readonly<Record<number, string>> = { 20: 'false', 21: 'true', 22: 'null', 23: 'undefined' };
 /** A JS Map holds at most 2^24 entries; a bigger one is refused as too large rather than crashing. */
 const _MAP_MAX = 1 << 24;
@@ -117,25 +117,25 @@ function _item(d: _Dec, depth: number): CborValue {
   if (ai < 24) {
     arg = ai;
   } else if (ai === 24) {
-    _need(d, p, 1, `the 1-byte argument of ${_a(_MAJOR_NAMES[major] ?? '')}`);
+    _need(d, p, 1, `the 1-byte argument of ${_aMajor(major)}`);
     arg = b[p] as number;
     p += 1;
     // jcp §3: "shortest integer form"
     if (arg < 24) _fail('ERR_CBOR_NOT_SHORTEST', start, `${arg} in a 1-byte argument (${_MAJOR_NAMES[major]}); it fits the initial byte`);
   } else if (ai === 25) {
-    _need(d, p, 2, `the 2-byte argument of ${_a(_MAJOR_NAMES[major] ?? '')}`);
+    _need(d, p, 2, `the 2-byte argument of ${_aMajor(major)}`);
     arg = ((b[p] as number) << 8) | (b[p + 1] as number);
     p += 2;
     // jcp §3: "shortest integer form"
     if (arg < 0x100) _fail('ERR_CBOR_NOT_SHORTEST', start, `${arg} in a 2-byte argument (${_MAJOR_NAMES[major]}); it fits 1 byte`);
   } else if (ai === 26) {
-    _need(d, p, 4, `the 4-byte argument of ${_a(_MAJOR_NAMES[major] ?? '')}`);
+    _need(d, p, 4, `the 4-byte argument of ${_aMajor(major)}`);
     arg = _u32(b, p);
     p += 4;
     // jcp §3: "shortest integer form"
     if (arg < 0x10000) _fail('ERR_CBOR_NOT_SHORTEST', start, `${arg} in a 4-byte argument (${_MAJOR_NAMES[major]}); it fits 2 bytes`);
   } else if (ai === 27) {
-    _need(d, p, 8, `the 8-byte argument of ${_a(_MAJOR_NAMES[major] ?? '')}`);
+    _need(d, p, 8, `the 8-byte argument of ${_aMajor(major)}`);
     const hi = _u32(b, p);
     const lo = _u32(b, p + 4);
     p += 8;
@@ -144,10 +144,10 @@ function _item(d: _Dec, depth: number): CborValue {
     arg = hi < 0x200000 ? hi * 0x100000000 + lo : (BigInt(hi) << 32n) | BigInt(lo);
   } else if (ai === 31) {
     // RFC 8949 §4.2.1: "Indefinite-length items MUST NOT appear"
-    _fail('ERR_CBOR_INDEFINITE_LENGTH', start, `indefinite length (additional info 31) in ${_a(_MAJOR_NAMES[major] ?? '')}`);
+    _fail('ERR_CBOR_INDEFINITE_LENGTH', start, `indefinite length (additional info 31) in ${_aMajor(major)}`);
   } else {
     // RFC 8949 §3: additional information 28 … 30 is reserved, not well-formed
-    _fail('ERR_CBOR_RESERVED_ADDITIONAL_INFO', start, `reserved additional information ${ai} in ${_a(_MAJOR_NAMES[major] ?? '')}`);
+    _fail('ERR_CBOR_RESERVED_ADDITIONAL_INFO', start, `reserved additional information ${ai} in ${_aMajor(major)}`);
   }
   d.p = p;
   switch (major) {
@@ -157,26 +157,26 @@ function _item(d: _Dec, depth: number): CborValue {
       // −1 − arg stays a safe integer only up to arg = 2^53 − 2
       return typeof arg === 'number' && arg < Number.MAX_SAFE_INTEGER ? -1 - arg : -1n - BigInt(arg);
     case 2: {
-      const len = _length(d, start, arg, 1, 'byte string');
+      const len = _length(d, start, arg, 1, major);
       d.p = p + len;
       return b.slice(p, p + len);
     }
     case 3: {
-      const len = _length(d, start, arg, 1, 'text string');
+      const len = _length(d, start, arg, 1, major);
       if (len > _TEXT_MAX) _fail('ERR_CBOR_TOO_LARGE', start, `a text string of ${len} bytes is longer than a JS string can be`);
       d.p = p + len;
       return _utf8(b, p, len);
     }
     case 4: {
       _enter(d, start, depth);
-      const n = _length(d, start, arg, 1, 'array');
+      const n = _length(d, start, arg, 1, major);
       const out: CborValue[] = [];
       for (let i = 0; i < n; i++) out.push(_item(d, depth + 1));
       return out;
     }
     case 5:
       _enter(d, start, depth);
-      return _map(d, start, _length(d, start, arg, 2, 'map'), depth + 1);
+      return _map(d, start, _length(d, start, arg, 2, major), depth + 1);
     default: {
       // major 6
       // jcp §3: a signed core carries no tags; an envelope names the few it allows (COSE_Sign1 is tag 18)
@@ -212,10 +212,10 @@ function _enter(d: _Dec, at: number, depth: number): void {
  * A declared length checked against what is left: every item takes at least `perItem` bytes, so a length the input
  * cannot hold is truncation, found before anything is allocated.
  */
-function _length(d: _Dec, at: number, arg: number | bigint, perItem: number, what: string): number {
+function _length(d: _Dec, at: number, arg: number | bigint, perItem: number, major: number): number {
   const left = d.b.length - d.p;
   if (typeof arg === 'bigint' || arg * perItem > left) {
-    _fail('ERR_CBOR_TRUNCATED', at, `${_a(what)} of declared length ${arg} but only ${left} byte(s) remain`);
+    _fail('ERR_CBOR_TRUNCATED', at, `${_aMajor(major)} of declared length ${arg} but only ${left} byte(s) remain`);
   }
   return arg;
 }
