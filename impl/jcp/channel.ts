@@ -260,7 +260,8 @@ function checkMembers(members: readonly Did[], self: Did): ReadonlySet<Did> {
 export function openChannel(opts: ChannelOptions): Channel {
   if (typeof opts !== 'object' || opts === null) throw new JcpError('ERR_BAD_ARGUMENT', 'a channel is opened with {chain, self, members}');
   const backend = opts.backend ?? defaultEd25519();
-  const chain = Array.isArray(opts.chain) ? [...opts.chain] : [];
+  // a snapshot of the chain, verified as verifyGrantChain reads it (a non-array is refused there, with its fault)
+  const chain = Array.isArray(opts.chain) ? [...opts.chain] : opts.chain;
   verifyGrantChain(chain, backend);
   const self = _keyPairArg(opts.self, 'self');
   const members = checkMembers(opts.members, self.did);
