@@ -379,7 +379,7 @@ export function createReferenceAdapter(options: ReferenceAdapterOptions = {}): {
       const issuer = keyPairFromSeed(bytes(a, 'issuer_seed'));
       const g = map(a.get('grant'), 'grant');
       const cap = map(g.get('capability'), 'grant.capability');
-      const caveats: Caveat[] | undefined = g.has('caveats') ? parseCaveats(g.get('caveats')!) : undefined;
+      const caveats: readonly Caveat[] | undefined = g.has('caveats') ? parseCaveats(g.get('caveats')!) : undefined;
       const sg = mintGrant(issuer, {
         subject: text(g, 'subject'),
         resource: text(cap, 'resource'),

@@ -155,7 +155,7 @@ function parseCaveat(r: Reader, v: CborValue, at: string): Caveat {
   const pat = `${at}.${k}`;
   switch (k) {
     case 'ActionIn':
-      return { ActionIn: r.texts(p, pat) };
+      return { ActionIn: Object.freeze(r.texts(p, pat)) };
     case 'PayloadIs':
       return { PayloadIs: r.cid(p, pat) };
     case 'CallerIs':
@@ -168,7 +168,7 @@ function parseCaveat(r: Reader, v: CborValue, at: string): Caveat {
       return { MaxCostUj: r.uint(p, pat) };
     case 'ModelIn': {
       if (!Array.isArray(p)) r.fail('must be an array of content ids', pat);
-      return { ModelIn: p.map((x, i) => r.cid(x, `${pat}[${i}]`)) };
+      return { ModelIn: Object.freeze(p.map((x, i) => r.cid(x, `${pat}[${i}]`))) };
     }
     case 'FlowBelow': {
       const fm = r.map(p, ['ceiling', 'tainted_budget_uj'], pat);
@@ -208,10 +208,10 @@ export function parseLabel(v: CborValue, at = '$label'): Label {
 }
 
 /** A list of caveats from its CBOR value (jcp §4.9), each validated; throws ERR_GRANT_MALFORMED naming the item. */
-export function parseCaveats(v: CborValue, at = '$caveats'): Caveat[] {
+export function parseCaveats(v: CborValue, at = '$caveats'): readonly Caveat[] {
   const r = new Reader('ERR_GRANT_MALFORMED', at);
   if (!Array.isArray(v)) return r.fail('must be an array of caveats', at);
-  return v.map((c, i) => Object.freeze(parseCaveat(r, c, `${at}[${i}]`)));
+  return Object.freeze(v.map((c, i) => Object.freeze(parseCaveat(r, c, `${at}[${i}]`))));
 }
 
 /** A Grant from its CBOR value, validated field by field; throws ERR_GRANT_MALFORMED naming the field. */
