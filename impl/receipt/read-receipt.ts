@@ -118,7 +118,7 @@ function _value(f: _Field): unknown {
 // ---- the envelope and the core --------------------------------------------------------------------------------------
 
 /** The core map at the cursor, ending exactly at its end, with its fields in canonical order; the values by field index. */
-function _core(vals: unknown[]): number {
+function _core(vals: unknown[]): void {
   const c = _c;
   if (c.p >= c.end) throw OFF_SHAPE;
   const ib = c.b[c.p++]!;
@@ -139,7 +139,6 @@ function _core(vals: unknown[]): number {
     last = j;
   }
   if (c.p !== c.end) throw OFF_SHAPE;
-  return ib - 0xa0;
 }
 
 /** The core object as parseReceiptCore builds it: the fields in the map's order, frozen; undefined when not valid. */
