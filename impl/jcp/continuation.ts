@@ -12,6 +12,8 @@
 // - The closing record is decided through the gate like any frame: a data frame is Deny(untrusted-control) by §7's
 //   first check, so it debits nothing. Its cost_uj is the metered sum, its energy_coverage Partial unless the meter
 //   read the work between exchanges, its provenance the weakest of the figures summed.
+// - "The joules metered across them" are the joules debited: the first request's and each allowed exchange's. A refused
+//   exchange debits nothing (§7) and adds nothing to the sum, though the record names its receipt.
 import { isProvenance, PROVENANCES, type Cost, type Provenance } from '../energy/cost.ts';
 import { JcpError } from '../errors.ts';
 import { defaultEd25519, type Ed25519, type KeyPair } from '../identity/ed25519.ts';
@@ -304,7 +306,8 @@ export function createContinuationRelay(opts: ContinuationRelayOptions): Continu
       w.last = d.receipt_id;
       w.forwarded = d.verdict === 'allow';
       if (d.verdict === 'allow') {
-        // jcp §6.1: "MUST meter and debit each later exchange" — the point debited it; the work's sum follows
+        // jcp §6.1: "MUST meter and debit each later exchange" — the point debited it; the work's sum follows (a refused
+        // exchange is named in the record but adds nothing: see the readings above)
         w.metered_uj += x.cost.uj;
         w.partial ||= x.cost.coverage === 'Partial';
         w.provenance = weaker(w.provenance, x.cost.provenance);
