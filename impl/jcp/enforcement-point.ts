@@ -11,6 +11,7 @@ import { isTainted, judge, type DecisionRequest, type Judgement } from './decide
 import { grantId } from './grant.ts';
 import { verifyRevocationAuthority } from './revocation.ts';
 import { isContentId } from './content-id.ts';
+import { isDidKey } from '../identity/did-key.ts';
 import { FRAME_KINDS, type Caveat, type ContentId, type DenyReason, type Did, type Grant, type Label, type SignedGrant, type SignedRevocation } from './types.ts';
 import { labelToCbor, parseLabel } from './codec.ts';
 import { decodeCanonical, encodeCanonical } from '../cbor/index.ts';
@@ -110,6 +111,13 @@ function checkFunds(f: unknown): void {
   }
 }
 
+/** A resource's trusted root issuers (jcp §4.2): a content id and an array of did:key, possibly empty (no root trusted). */
+function checkRoots(resource: unknown, dids: unknown, where: string): ReadonlySet<Did> {
+  if (!isContentId(resource)) throw new JcpError('ERR_BAD_ARGUMENT', `${where}: resource must be a content id (64 lowercase hex digits)`);
+  if (!Array.isArray(dids) || !dids.every((d) => isDidKey(d))) throw new JcpError('ERR_BAD_ARGUMENT', `${where}: the roots of ${resource} must be an array of did:key`);
+  return new Set(dids as Did[]);
+}
+
 function checkLabel(l: unknown): void {
   // the same rules as on the wire: the label's CBOR form parsed strictly (jcp §4.10)
   try {
@@ -149,15 +157,15 @@ function checkFrame(f: unknown): void {
   if (model !== undefined && !isContentId(model)) notId('model');
 }
 
-function checkSignedGrant(sg: unknown, i: number): void {
+function checkSignedGrant(sg: unknown, what: string): void {
   const o = sg as { grant?: unknown; signature?: unknown } | null;
   if (typeof o !== 'object' || o === null || typeof o.grant !== 'object' || o.grant === null || !(o.signature instanceof Uint8Array)) {
-    throw new JcpError('ERR_BAD_ARGUMENT', `chain[${i}] must be a signed grant {grant, signature}`);
+    throw new JcpError('ERR_BAD_ARGUMENT', `${what} must be a signed grant {grant, signature}`);
   }
   const g = o.grant as Record<string, unknown>;
   const cap = g['capability'] as Record<string, unknown> | undefined;
   if (typeof g['issuer'] !== 'string' || typeof g['subject'] !== 'string' || typeof g['budget_uj'] !== 'bigint' || typeof g['expiry'] !== 'bigint' || typeof cap !== 'object' || cap === null || !Array.isArray(cap['actions'])) {
-    throw new JcpError('ERR_BAD_ARGUMENT', `chain[${i}].grant is not a grant (parse wire input with parseSignedGrant first)`);
+    throw new JcpError('ERR_BAD_ARGUMENT', `${what}.grant is not a grant (parse wire input with parseSignedGrant first)`);
   }
 }
 
@@ -206,7 +214,10 @@ export function createEnforcementPoint(opts: EnforcementPointOptions): Enforceme
   const spend = new Map<ContentId, bigint>();
   const revoked = new Set<ContentId>();
   const roots = new Map<ContentId, ReadonlySet<Did>>();
-  for (const [res, dids] of Object.entries(opts.trustRoots ?? {})) roots.set(res, new Set(dids));
+  if (opts.trustRoots !== undefined && (typeof opts.trustRoots !== 'object' || opts.trustRoots === null)) {
+    throw new JcpError('ERR_BAD_ARGUMENT', 'trustRoots must be an object from resource content id to an array of did:key');
+  }
+  for (const [res, dids] of Object.entries(opts.trustRoots ?? {})) roots.set(res, checkRoots(res, dids, 'trustRoots'));
   // jcp §4.8 money spend, §4.10 tainted spend and taint floors, §4.9 authorizations waiting for their debit point
   const fundsSpend = new Map<ContentId, bigint>();
   const taintedSpend = new Map<ContentId, bigint>();
@@ -243,7 +254,7 @@ export function createEnforcementPoint(opts: EnforcementPointOptions): Enforceme
       throw new JcpError('ERR_BAD_ARGUMENT', 'a decision request needs a frame and a non-empty chain of signed grants');
     }
     checkFrame(req.frame);
-    req.chain.forEach(checkSignedGrant);
+    req.chain.forEach((sg, i) => checkSignedGrant(sg, `chain[${i}]`));
     if (typeof req.caller !== 'string') throw new JcpError('ERR_BAD_ARGUMENT', 'caller must be a did:key string');
     checkCost(req.cost);
     if (typeof req.now_s !== 'bigint') throw new JcpError('ERR_BAD_ARGUMENT', 'now_s must be a bigint (unix seconds)');
@@ -312,13 +323,13 @@ export function createEnforcementPoint(opts: EnforcementPointOptions): Enforceme
       if (typeof r !== 'object' || r === null || typeof r['grant_id'] !== 'string' || typeof r['revoked_by'] !== 'string' || !(r['nonce'] instanceof Uint8Array) || !(revocation.signature instanceof Uint8Array)) {
         throw new JcpError('ERR_BAD_ARGUMENT', 'revocation must be a signed revocation {revocation: {grant_id, revoked_by, nonce}, signature}');
       }
-      checkSignedGrant(grant, 0);
+      checkSignedGrant(grant, 'revoke: the grant');
       // jcp §4.3: "MUST verify authority before honoring one"
       verifyRevocationAuthority(revocation, grant.grant, backend);
       revoked.add(grantId(grant.grant));
     },
     setTrustRoots(resource: ContentId, dids: readonly Did[]): void {
-      roots.set(resource, new Set(dids));
+      roots.set(resource, checkRoots(resource, dids, 'setTrustRoots'));
     },
     isRevoked: state.isRevoked,
     spent: state.spent,

@@ -171,10 +171,11 @@ export function parseReceiptCore(v: CborValue): ReceiptCore {
   // jcp §8: "deny_reason = string ; omitted on allow"
   if (out['verdict'] === 'allow' && 'deny_reason' in out) bad('an allow receipt carries no deny_reason', 'deny_reason');
   if (out['verdict'] === 'deny' && !('deny_reason' in out)) bad('a deny receipt must name its deny_reason', 'deny_reason');
-  // §8.1: chain_ids name every link root first, so the leaf — the receipt's own grant — is last, after at least a root
+  // §8.1: chain_ids name every grant id debited, root first, so the leaf — the receipt's own grant — is last. §8.1
+  // requires them of a multi-hop chain only; a single grant's, [grant_id], says the same and is read, not refused.
   const chain = out['chain_ids'] as readonly string[] | undefined;
-  if (chain !== undefined && (chain.length < 2 || chain[chain.length - 1] !== out['grant_id'])) {
-    bad('chain_ids must list at least two links, root first, ending with the receipt\'s grant_id', 'chain_ids');
+  if (chain !== undefined && chain[chain.length - 1] !== out['grant_id']) {
+    bad('chain_ids must list the grant ids debited, root first, ending with the receipt\'s grant_id', 'chain_ids');
   }
   return Object.freeze(out) as unknown as ReceiptCore;
 }

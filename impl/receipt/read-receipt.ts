@@ -156,9 +156,9 @@ function _coreObject(vals: unknown[]): ReceiptCore | undefined {
   if (required !== (v1 ? _REQ_V1 : _REQ_V2)) return undefined;
   // jcp §8: "deny_reason = string ; omitted on allow"
   if ((vals[_I_VERDICT] === 'deny') !== (vals[_I_DENY] !== undefined)) return undefined;
-  // §8.1: chain_ids name every link root first, the receipt's own grant last, after at least a root
+  // §8.1: chain_ids name every grant id debited, root first, the receipt's own grant last (one link for a single grant)
   const chain = vals[_I_CHAIN] as readonly string[] | undefined;
-  if (chain !== undefined && (chain.length < 2 || chain[chain.length - 1] !== vals[_I_GRANT])) return undefined;
+  if (chain !== undefined && (chain.length === 0 || chain[chain.length - 1] !== vals[_I_GRANT])) return undefined;
   return Object.freeze(_build(vals)) as unknown as ReceiptCore;
 }
 
