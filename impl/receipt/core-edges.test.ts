@@ -199,9 +199,9 @@ describe('jcp §3, §8 cost_uj, budget_uj, budget_remaining_uj are uint: 0 … 2
     }
   });
 
-  it('a negative integer, a fraction, an unsafe float, text or bytes is no uint', () => {
+  it('a negative integer, a fraction, an unsafe float, text, bytes or 2^64 is no uint', () => {
     for (const name of UINTS) {
-      for (const v of [-1, -1n, 1.5, 2 ** 53, Number.NaN, Infinity, '42', new Uint8Array(1)]) {
+      for (const v of [-1, -1n, 1.5, 2 ** 53, Number.NaN, Infinity, '42', new Uint8Array(1), U64_MAX + 1n]) {
         expect([name, v, said(() => parseReceiptCore(core({ [name]: v })))]).toEqual([name, v, malformed(`${name} must be an unsigned integer`, name)]);
       }
     }

@@ -117,7 +117,8 @@ function readField(kind: FieldKind, v: CborValue, name: string): unknown {
       return typeof v === 'string' && v.length > 0 ? v : bad(`${name} must be non-empty text`, name);
     case 'uint':
       if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
-      if (typeof v === 'bigint' && v >= 0n) return v;
+      // jcp §3: a uint is 0 … 2^64−1 (the decoder never gives more; a core built in memory might)
+      if (typeof v === 'bigint' && v >= 0n && v < 1n << 64n) return v;
       return bad(`${name} must be an unsigned integer`, name);
     case 'frame_kind':
       return typeof v === 'string' && (FRAME_KINDS as readonly string[]).includes(v) ? v : bad(`${name} must be a frame kind`, name);
