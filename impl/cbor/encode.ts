@@ -68,9 +68,13 @@ function _headSize(arg: number): number {
   return arg < 24 ? 1 : arg < 0x100 ? 2 : arg < 0x10000 ? 3 : arg < 0x100000000 ? 5 : 9;
 }
 
-/** Writes the head of `major` with argument `arg` (0 ≤ arg ≤ 2^53−1) in its shortest form. */
+/**
+ * Writes the head of `major` with argument `arg` (0 ≤ arg ≤ 2^53−1) in its shortest form. It makes room for this head
+ * only: a head written back into room reserved before a body (a plain object's count, long text's length) must not grow
+ * the buffer, since growing keeps only the bytes before the write position and the body after it would be lost.
+ */
 function _head(e: _Enc, major: number, arg: number): void {
-  _ensure(e, 9);
+  _ensure(e, _headSize(arg));
   const b = e.buf;
   let p = e.pos;
   const mt = major << 5;
