@@ -22,6 +22,7 @@ import { fcParams } from '../external-vectors.ts';
 import { propertyRuns } from '../property/differential.ts';
 import { closeWireTarget, connectWire, encodeWireRequest, onConnection, signWireRequest, wireTarget, type UnsignedWireRequest, type WireClient, type WireTarget } from '../drivers/wire.ts';
 import { bob, carol, dave, key, mallory, nonce } from '../fixtures.ts';
+import { comparableCore } from '../core-compare.ts';
 import {
   attenuate,
   contentId,
@@ -212,9 +213,12 @@ function requestOf(chain: readonly SignedGrant[], d: RequestDraw, otherResource:
   };
 }
 
-/** The core of a receipt less its steward, its fields in name order: what the endpoint and the reference must agree on. */
+/**
+ * The core of a receipt less its steward, its fields in name order: what the endpoint and the reference must agree on
+ * (a single grant's chain_ids of just its own id read as absent, ../core-compare.ts).
+ */
 function withoutSteward(core: ReceiptCore): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(core).filter(([k]) => k !== 'steward').sort(([a], [b]) => (a < b ? -1 : 1)));
+  return Object.fromEntries(Object.entries(comparableCore(core)).filter(([k]) => k !== 'steward').sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 /** Sends `req` signed by `signer` and answers the endpoint's receipt core, verified under its steward. */

@@ -16,6 +16,7 @@ import { CAVEATS, execute, NON_CANONICAL, STEWARD, type CaveatName, type Observa
 import { decodeCanonical, fromHex, verifyReceipt } from '../oracle.ts';
 import { behaviourOf } from '../../vectors/replay.ts';
 import { DEFAULT_RUNS } from './runs.ts';
+import { comparableCore } from '../core-compare.ts';
 
 /** The names of the differential properties; each is one conformance test and one pack a found case promotes into. */
 export const PROPERTY_NAMES = ['grants', 'decisions', 'caveats', 'receipts', 'canonical', 'replay', 'money'] as const;
@@ -174,7 +175,8 @@ export const PROPERTIES: Readonly<Record<PropertyName, DifferentialProperty>> = 
     clauses: ['jcp/8#every-decision-sealed', 'jcp/8#payload-hash-included', 'jcp/8#cose-sign1-eddsa', 'jcp/8#steward-is-kid'],
     pack: 'receipts',
     ops: fc.oneof(w(2, mintArb()), w(1, attenuateArb()), w(5, decideArb()), w(3, verifyArb)),
-    project: (o) => ('verdict' in o ? pickKeys(o, ['receipt']) : 'core' in o || isRefusal(o) ? ('core' in o ? o : 'refused') : shape(o)),
+    // a verified core is compared as ../core-compare.ts reads it (jcp §8.1 chain_ids of a single grant)
+    project: (o) => ('verdict' in o ? pickKeys(o, ['receipt']) : 'core' in o ? { ...o, core: comparableCore(o['core'] as object) as Json } : isRefusal(o) ? 'refused' : shape(o)),
     invariants: (ops, obs) => everyDecisionSealed(ops, obs),
   },
   canonical: {

@@ -4,6 +4,8 @@
 //   - caveats laid out inside signed grants as {k: Variant, v: parameter} maps (jcp §4.9 fixes no CBOR shape), so its
 //     grant bytes and content ids differ from the published vectors wherever a grant carries a caveat;
 //   - the other expiry boundary (jcp/7#open-expiry-boundary): expired only once now_s > expiry, declared in `readings`;
+//   - chain_ids recorded for a single-grant chain too, as [grant_id] (jcp §8.1 requires them for a multi-hop chain only,
+//     and forbids them nowhere else);
 // and, in its adapter (./independent-main.ts), its own error taxonomy (coarser ERR_ codes), no byte-contract claim, and
 // its own canonical check (cbor.check, ./independent-cbor.ts: a walk over the bytes, heads read as bigints) taking the
 // other reading of tags (jcp/3#open-tags-in-canonical-check): a tag is data, kept when its head and content are
@@ -38,6 +40,7 @@ export const INDEPENDENT_PATCHES: readonly BundlePatch[] = [
       "g.caveats = Object.freeze(cv.map((c, i) => Object.freeze(parseCaveat(r, c instanceof Map && c.size === 2 && typeof c.get('k') === 'string' && c.has('v') ? new Map([[c.get('k') as string, c.get('v') as CborValue]]) : new Map(), `${at}.caveats[${i}]`))));",
   },
   { file: 'impl/jcp/decide.ts', find: 'return g.expiry !== 0n && now_s >= g.expiry;', replace: 'return g.expiry !== 0n && now_s > g.expiry;' },
+  { file: 'impl/jcp/enforcement-point.ts', find: 'if (ids.length > 1) core.chain_ids = ids;', replace: 'core.chain_ids = ids;' },
 ];
 
 /** An esbuild plugin applying `patches` to the files they name; a patch whose text is not there exactly once fails the build. */
