@@ -137,17 +137,30 @@ export function verifyStatementSignature(ss: SignedStatement, backend: Ed25519 =
  * ERR_BAD_ARGUMENT (or the grant's own ERR_GRANT_MALFORMED) naming `what` otherwise. Shared with standing.ts.
  */
 export function _signedGrantArg(v: unknown, what: string): SignedGrant {
+  _signedGrantShape(v, what);
+  try {
+    validateGrant(v.grant as unknown as Grant);
+  } catch (e) {
+    if (e instanceof JcpError) throw e;
+    throw _notAGrant(what);
+  }
+  return v as unknown as SignedGrant;
+}
+
+/**
+ * Throws ERR_BAD_ARGUMENT naming `what` unless `v` has the shape of a signed grant, {grant: object, signature: bytes};
+ * the grant's fields are not looked at. Shared with enforcement-point.ts.
+ */
+export function _signedGrantShape(v: unknown, what: string): asserts v is { grant: Record<string, unknown>; signature: Uint8Array } {
   const o = v as { grant?: unknown; signature?: unknown } | null;
   if (typeof o !== 'object' || o === null || typeof o.grant !== 'object' || o.grant === null || !(o.signature instanceof Uint8Array)) {
     throw new JcpError('ERR_BAD_ARGUMENT', `${what} must be a signed grant {grant, signature}`);
   }
-  try {
-    validateGrant(o.grant as Grant);
-  } catch (e) {
-    if (e instanceof JcpError) throw e;
-    throw new JcpError('ERR_BAD_ARGUMENT', `${what}.grant is not a grant (parse wire input with parseSignedGrant first)`);
-  }
-  return v as SignedGrant;
+}
+
+/** The refusal of a signed grant whose grant is not one (in memory, never parsed from the wire). */
+export function _notAGrant(what: string): JcpError {
+  return new JcpError('ERR_BAD_ARGUMENT', `${what}.grant is not a grant (parse wire input with parseSignedGrant first)`);
 }
 
 /** Returns `v` when it is a key pair {did, seed}; throws ERR_BAD_ARGUMENT naming `what` otherwise. Shared with standing.ts. */

@@ -11,6 +11,7 @@ import { isTainted, judge, type DecisionRequest, type Judgement } from './decide
 import { grantId } from './grant.ts';
 import { verifyRevocationAuthority } from './revocation.ts';
 import { isContentId } from './content-id.ts';
+import { _notAGrant, _signedGrantShape } from './channel.ts';
 import { isDidKey } from '../identity/did-key.ts';
 import { FRAME_KINDS, type Caveat, type ContentId, type DenyReason, type Did, type Grant, type Label, type SignedGrant, type SignedRevocation } from './types.ts';
 import { labelToCbor, parseLabel } from './codec.ts';
@@ -111,9 +112,14 @@ function checkFunds(f: unknown): void {
   }
 }
 
+/** Throws ERR_BAD_ARGUMENT naming `what` unless `v` is a content id (jcp §3). */
+function contentIdArg(v: unknown, what: string): void {
+  if (!isContentId(v)) throw new JcpError('ERR_BAD_ARGUMENT', `${what} must be a content id (64 lowercase hex digits)`);
+}
+
 /** A resource's trusted root issuers (jcp §4.2): a content id and an array of did:key, possibly empty (no root trusted). */
 function checkRoots(resource: unknown, dids: unknown, where: string): ReadonlySet<Did> {
-  if (!isContentId(resource)) throw new JcpError('ERR_BAD_ARGUMENT', `${where}: resource must be a content id (64 lowercase hex digits)`);
+  contentIdArg(resource, `${where}: resource`);
   if (!Array.isArray(dids) || !dids.every((d) => isDidKey(d))) throw new JcpError('ERR_BAD_ARGUMENT', `${where}: the roots of ${resource} must be an array of did:key`);
   return new Set(dids as Did[]);
 }
@@ -157,15 +163,13 @@ function checkFrame(f: unknown): void {
   if (model !== undefined && !isContentId(model)) notId('model');
 }
 
+/** A link of a request or a revocation's grant: a signed grant whose grant has the fields a decision reads, by type. */
 function checkSignedGrant(sg: unknown, what: string): void {
-  const o = sg as { grant?: unknown; signature?: unknown } | null;
-  if (typeof o !== 'object' || o === null || typeof o.grant !== 'object' || o.grant === null || !(o.signature instanceof Uint8Array)) {
-    throw new JcpError('ERR_BAD_ARGUMENT', `${what} must be a signed grant {grant, signature}`);
-  }
-  const g = o.grant as Record<string, unknown>;
+  _signedGrantShape(sg, what);
+  const g = sg.grant;
   const cap = g['capability'] as Record<string, unknown> | undefined;
   if (typeof g['issuer'] !== 'string' || typeof g['subject'] !== 'string' || typeof g['budget_uj'] !== 'bigint' || typeof g['expiry'] !== 'bigint' || typeof cap !== 'object' || cap === null || !Array.isArray(cap['actions'])) {
-    throw new JcpError('ERR_BAD_ARGUMENT', `${what}.grant is not a grant (parse wire input with parseSignedGrant first)`);
+    throw _notAGrant(what);
   }
 }
 
@@ -312,7 +316,7 @@ export function createEnforcementPoint(opts: EnforcementPointOptions): Enforceme
       return seal(req, j, j.ids);
     },
     setTaintFloor(resource: ContentId, origins: readonly string[]): void {
-      if (!isContentId(resource)) throw new JcpError('ERR_BAD_ARGUMENT', 'setTaintFloor: resource must be a content id (64 lowercase hex digits)');
+      contentIdArg(resource, 'setTaintFloor: resource');
       if (!Array.isArray(origins) || !origins.every((o) => typeof o === 'string')) throw new JcpError('ERR_BAD_ARGUMENT', 'setTaintFloor: origins must be an array of text');
       floors.set(resource, new Set(origins));
     },
@@ -336,7 +340,7 @@ export function createEnforcementPoint(opts: EnforcementPointOptions): Enforceme
     // ---- jcp §8.1 replay: "rebuild its budget state by replaying its own verified receipt stream" (impl/receipt/replay.ts
     // verifies and sums; this only adds). Adding, never setting, means a restore can only tighten the budget. ----
     restoreSpend(id: ContentId, uj: bigint): void {
-      if (!isContentId(id)) throw new JcpError('ERR_BAD_ARGUMENT', 'restoreSpend: id must be a content id (64 lowercase hex digits)');
+      contentIdArg(id, 'restoreSpend: id');
       if (typeof uj !== 'bigint' || uj < 0n) throw new JcpError('ERR_BAD_ARGUMENT', 'restoreSpend: uj must be a non-negative bigint (microjoules)');
       spend.set(id, state.spent(id) + uj);
     },
