@@ -2,12 +2,13 @@
 // (reports/mutation/stryker-incremental.json, which `npm run test:mutation -- <glob>` adds to part by part) and prints
 // the score per folder of impl/ and over every file scored, the static mutants left out (`ignoreStatic`), and the files
 // of impl/ Stryker would mutate that have no result yet, with their mutants counted by Stryker's instrumenter (a file
-// that holds none, types and re-exports only, has nothing to score and is counted as scored). Exit 0; it judges
-// nothing.
+// that holds none, types and re-exports only, has nothing to score and is counted as scored), and how many survivors
+// were not measured (./mutation-unmeasured.ts; counted as survived). Exit 0; it judges nothing.
 //   tsx scripts/mutation-scores.ts [incremental.json]
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mutantsOf } from './mutants-of.ts';
+import { unmeasured } from './mutation-unmeasured.ts';
 import { count, emptyTally, mutated, score, type Tally } from './stryker-config.ts';
 
 const file = process.argv[2] ?? 'reports/mutation/stryker-incremental.json';
@@ -38,4 +39,6 @@ const line = (name: string, t: Tally & { files: number }) =>
 for (const [name, t] of [...byFolder].sort(([a], [b]) => a.localeCompare(b))) console.log(line(name, t));
 console.log(line('scored so far', whole));
 console.log(`${mutable.length - unscored.length} of ${mutable.length} files of impl/ scored${empty.length ? ` (${empty.length} of them hold no mutant: ${empty.join(', ')})` : ''}`);
+const notMeasured = unmeasured(report as Parameters<typeof unmeasured>[0]);
+if (notMeasured.length) console.log(`${notMeasured.length} survivor(s) ran fewer tests than cover them (counted as survived; \`tsx scripts/mutation-unmeasured.ts\` lists them)`);
 if (unscored.length) console.log(`not yet scored: ${unscored.length} files, ${waiting} mutants (static ones included): ${unscored.map((f) => `${f} (${mutants.get(f)})`).join(', ')}`);
