@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { thrown } from '../_test-support.ts';
-import { CLAIM_SETTLE_MS, claimRecord, holderPath, platformExclusivity, readHolder, writeHolder, type ClaimResult, type Exclusivity } from './lock.ts';
+import { CLAIM_SETTLE_MS, claimRecord, closeClaimed, holderPath, platformExclusivity, readHolder, writeHolder, type ClaimResult, type Exclusivity } from './lock.ts';
 
 type LockModule = typeof import('./lock.ts');
 
@@ -309,5 +309,48 @@ describe('claimRecord (jcp §4.11)', () => {
     expect(fs.existsSync(holderPath(p))).toBe(false);
     claimRecord(3, p, 'worker-A', ok);
     expect(readHolder(p)).toEqual({ holder: 'worker-A', pid: process.pid });
+  });
+});
+
+describe('closeClaimed (jcp §4.11: a record closed here is not held by a child forked meanwhile)', () => {
+  it('the platform release is flock(2) LOCK_UN on the descriptor', async () => {
+    const fake = standInKoffi({ errnos: LINUX_ERRNOS, script: [0, 0] });
+    onPlatform('linux');
+    const ex = (await freshLock()).platformExclusivity();
+    expect(ex.claim(7)).toEqual({ ok: true });
+    ex.release!(7);
+    expect(fake.calls).toEqual([
+      [7, LOCK_EX_NB],
+      [7, 8],
+    ]);
+  });
+
+  it('releases, then closes; closes even where the release throws; and only closes where there is no release', () => {
+    const events: string[] = [];
+    const fd = fs.openSync(tmpRecord(), 'w');
+    const real = fs.closeSync;
+    vi.spyOn(fs, 'closeSync').mockImplementation((f: number) => {
+      events.push(`close ${f}`);
+      real(f);
+    });
+    closeClaimed(fd, { mechanism: 'test', claim: () => ({ ok: true }), release: (f) => void events.push(`release ${f}`) });
+    expect(events).toEqual([`release ${fd}`, `close ${fd}`]);
+
+    events.length = 0;
+    const fd2 = fs.openSync(tmpRecord(), 'w');
+    const throwing: Exclusivity = {
+      mechanism: 'test',
+      claim: () => ({ ok: true }),
+      release: () => {
+        throw new Error('unlock failed');
+      },
+    };
+    expect(() => closeClaimed(fd2, throwing)).toThrow('unlock failed');
+    expect(events).toEqual([`close ${fd2}`]);
+
+    events.length = 0;
+    const fd3 = fs.openSync(tmpRecord(), 'w');
+    closeClaimed(fd3, { mechanism: 'test', claim: () => ({ ok: true }) });
+    expect(events).toEqual([`close ${fd3}`]);
   });
 });

@@ -1,5 +1,6 @@
 // impl/durable/lock.ts: one writer per record (jcp §4.11, C26) — in-process; the cross-process checks (a second process
 // refused, a SIGKILLed holder's claim released) are in ./crash.test.ts.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -77,6 +78,49 @@ describe('exclusive claim', () => {
       await spawner.terminate();
     }
   }, 60_000);
+
+  it.skipIf(process.platform !== 'linux')(
+    'a closed record reopens while a child process still holds a copy of its descriptor: closing gives up the claim itself (Linux: the descriptor is found through /proc/self/fd)',
+    async () => {
+      // the claim belongs to the open file description, which a child given a copy of the descriptor shares for as long
+      // as it runs: a close that only closes leaves the record held; closeClaimed unlocks first (flock LOCK_UN)
+      const platform = platformExclusivity();
+      const closeOnly: Exclusivity = { mechanism: platform.mechanism, claim: (fd) => platform.claim(fd) };
+      const reopenWhileCopied = async (ex: Exclusivity): Promise<string | undefined> => {
+        const p = tmpRecord();
+        const r = openRecord({ path: p, holder: 'worker-A', exclusivity: ex });
+        // the same file, by device and inode (a new record's descriptor was opened on its temporary name)
+        const st = fs.statSync(p);
+        const fd = fs.readdirSync('/proc/self/fd').map(Number).find((n) => {
+          try {
+            const f = fs.fstatSync(n);
+            return f.dev === st.dev && f.ino === st.ino;
+          } catch {
+            return false;
+          }
+        });
+        expect(fd, "the record's descriptor").toBeDefined();
+        const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: ['ignore', 'ignore', 'ignore', fd!] });
+        try {
+          await new Promise((res, rej) => {
+            child.once('spawn', res);
+            child.once('error', rej);
+          });
+          r.close();
+          openRecord({ path: p, holder: 'worker-A', exclusivity: ex }).close();
+          return undefined;
+        } catch (e) {
+          return isJcpError(e) ? e.code : String(e);
+        } finally {
+          child.kill('SIGKILL');
+        }
+      };
+      // the control: without the release, the child's copy keeps the record held past the settle wait
+      expect(await reopenWhileCopied(closeOnly)).toBe('ERR_RECORD_LOCKED');
+      expect(await reopenWhileCopied(platform)).toBeUndefined();
+    },
+    30_000,
+  );
 
   it('fails the open (ERR_RECORD_NO_EXCLUSIVITY) where the platform cannot give exclusivity, writing nothing', () => {
     const p = tmpRecord();

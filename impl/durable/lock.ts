@@ -20,10 +20,16 @@ export interface Exclusivity {
   readonly mechanism: string;
   /** Tries to claim `fd` exclusively without waiting. */
   claim(fd: number): ClaimResult;
+  /**
+   * Gives up the claim on `fd` before it is closed; never throws. Where absent, closing the descriptor releases it,
+   * once every copy of it is closed (see {@link closeClaimed}).
+   */
+  release?(fd: number): void;
 }
 
 const LOCK_EX = 2;
 const LOCK_NB = 4;
+const LOCK_UN = 8;
 
 /** The libc names tried, in order, per platform. */
 function libcCandidates(): readonly string[] {
@@ -82,6 +88,9 @@ function loadFlock(): Exclusivity {
             return { ok: false, held: false, why: `flock(2) failed with errno ${errno}` };
           }
         },
+        release(fd: number): void {
+          flock(fd, LOCK_UN);
+        },
       });
     } catch (e) {
       failures.push(`${name}: ${String(e)}`);
@@ -121,17 +130,32 @@ export function writeHolder(recordPath: string, holder: string): void {
 }
 
 /**
- * How long a claim found held is tried again before the open is refused (ms). A record closed a moment ago can still be
- * held for that moment by this very process: a child process forked by another thread (any spawn) holds a copy of
+ * How long a claim found held is tried again before the open is refused (ms). A record closed a moment ago could still
+ * be held for that moment by this very process: a child process forked by another thread (any spawn) holds a copy of
  * every descriptor open at the fork, and with it the open file description the lock belongs to, until it execs and
  * the copies close (measured here: with one worker thread spawning in a loop, about one reopen in five found its own
- * closed record held). Another writer holds it for as long as it runs, so it is still refused, this much later.
+ * closed record held; on a loaded machine a fork outlasted this wait, 1 reopen in 400). {@link closeClaimed} now
+ * releases the claim before closing, which covers a record closed here; the wait stays for a claim closed without it
+ * (an exclusivity with no `release`). Another writer holds it for as long as it runs, so it is still refused.
  */
 export const CLAIM_SETTLE_MS = 200;
 
 /** Blocks this thread for `ms` milliseconds (the claim is synchronous, as the open is). */
 function pause(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Releases the claim on `fd`, then closes it. The claim belongs to the open file description, which a child forked by
+ * any thread of this process shares until it execs: closing alone would leave the record held for that moment, and a
+ * reopen in it refused as if another writer held it. An explicit unlock releases it for every copy at once.
+ */
+export function closeClaimed(fd: number, ex: Exclusivity = platformExclusivity()): void {
+  try {
+    ex.release?.(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Claims `fd`, trying again for up to {@link CLAIM_SETTLE_MS} while it is found held. */

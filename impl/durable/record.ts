@@ -18,7 +18,7 @@ import { bytesEqual, concatBytes, toHex } from '../bytes.ts';
 import { decodeCanonical, encodeCanonical, type CborInput, type CborValue } from '../cbor/index.ts';
 import { JcpError, isJcpError } from '../errors.ts';
 import { blake3 } from '../hash/blake3.ts';
-import { claimRecord, writeHolder, type Exclusivity } from './lock.ts';
+import { claimRecord, closeClaimed, writeHolder, type Exclusivity } from './lock.ts';
 
 /** The 8 bytes every record file starts with: "JCPREC", 0, the format version. */
 export const RECORD_MAGIC: Uint8Array = Uint8Array.of(0x4a, 0x43, 0x50, 0x52, 0x45, 0x43, 0x00, 0x02);
@@ -566,7 +566,7 @@ function createRecord(opts: OpenRecordOptions, id: Uint8Array): { fd: number; by
       fs.linkSync(tmp, file);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      fs.closeSync(fd);
+      closeClaimed(fd, opts.exclusivity);
       unlinkQuiet(tmp);
       return undefined;
     }
@@ -578,7 +578,7 @@ function createRecord(opts: OpenRecordOptions, id: Uint8Array): { fd: number; by
     return { fd, bytes };
   } catch (e) {
     try {
-      fs.closeSync(fd);
+      closeClaimed(fd, opts.exclusivity);
     } catch {
       // closed already (the link race)
     }
@@ -658,7 +658,7 @@ function openClaimed(opts: OpenRecordOptions): DurableRecord {
       if (!fst.isFile()) throw new JcpError('ERR_RECORD_IO', `record ${file}: it is ${fileKind(fst)}, not a record file`, { path: file });
       bytes = readAll(f);
     } catch (e) {
-      fs.closeSync(f); // closing the descriptor releases the claim
+      closeClaimed(f, opts.exclusivity);
       throw e;
     }
     fd = f;
@@ -696,7 +696,7 @@ function openClaimed(opts: OpenRecordOptions): DurableRecord {
     if (!anchor || !anchor.slots.every((s) => s && s.count === state.count)) writeAnchorFile(file, state);
     anchorFd = fs.openSync(anchorPath(file), 'r+');
   } catch (e) {
-    fs.closeSync(fd);
+    closeClaimed(fd, opts.exclusivity);
     throw e;
   }
   const entries: CborValue[] = [...scan.entries];
@@ -751,7 +751,7 @@ function openClaimed(opts: OpenRecordOptions): DurableRecord {
       if (closed) return;
       closed = true;
       fs.closeSync(anchorFd);
-      fs.closeSync(fd);
+      closeClaimed(fd, opts.exclusivity);
     },
   };
 }
@@ -777,7 +777,7 @@ export function anchorRecord(file: string, holder: string, opts: { exclusivity?:
       writeAnchorFile(file, a);
       return a;
     } finally {
-      fs.closeSync(fd);
+      closeClaimed(fd, opts.exclusivity);
     }
   } catch (e) {
     throw named(e, file, 'anchoring it');
