@@ -487,6 +487,8 @@ describe('jcp §7 trust roots', () => {
     expect(said(() => createEnforcementPoint({ steward, trustRoots: { [TOOL]: 'abc' } as never }))).toEqual(rootsOf('trustRoots'));
     expect(said(() => createEnforcementPoint({ steward, trustRoots: { tool: [alice.did] } as never }))).toEqual(bad('trustRoots: resource must be a content id (64 lowercase hex digits)'));
     expect(said(() => createEnforcementPoint({ steward, trustRoots: 'x' as never }))).toEqual(bad('trustRoots must be an object from resource content id to an array of did:key'));
+    // null is no map of roots either: refused, not read as no roots given
+    expect(said(() => createEnforcementPoint({ steward, trustRoots: null as never }))).toEqual(bad('trustRoots must be an object from resource content id to an array of did:key'));
   });
 });
 
