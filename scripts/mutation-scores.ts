@@ -3,7 +3,8 @@
 // the score per folder of impl/ and over every file scored, the static mutants left out (`ignoreStatic`), and the files
 // of impl/ Stryker would mutate that have no result yet, with their mutants counted by Stryker's instrumenter (a file
 // that holds none, types and re-exports only, has nothing to score and is counted as scored), and how many survivors
-// were not measured (./mutation-unmeasured.ts; counted as survived). Exit 0; it judges nothing.
+// were not measured (./mutation-unmeasured.ts; counted as survived), and the timeouts (counted as detected, with the
+// score were each a survivor). Exit 0; it judges nothing.
 //   tsx scripts/mutation-scores.ts [incremental.json]
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -39,6 +40,10 @@ const line = (name: string, t: Tally & { files: number }) =>
 for (const [name, t] of [...byFolder].sort(([a], [b]) => a.localeCompare(b))) console.log(line(name, t));
 console.log(line('scored so far', whole));
 console.log(`${mutable.length - unscored.length} of ${mutable.length} files of impl/ scored${empty.length ? ` (${empty.length} of them hold no mutant: ${empty.join(', ')})` : ''}`);
+// a timeout counts as detected, as Stryker scores it; beside other load a mutant that would survive can time out, so
+// the score with every timeout read as a survivor is the floor under it
+const timeouts = Object.values(report.files).reduce((n, { mutants }) => n + mutants.filter((m) => m.status === 'Timeout').length, 0);
+if (timeouts) console.log(`${timeouts} mutant(s) timed out, counted as detected; with every one read as survived: ${((100 * (whole.detected - timeouts)) / whole.valid).toFixed(2)}%`);
 const notMeasured = unmeasured(report as Parameters<typeof unmeasured>[0]);
 if (notMeasured.length) console.log(`${notMeasured.length} survivor(s) ran fewer tests than cover them (counted as survived; \`tsx scripts/mutation-unmeasured.ts\` lists them)`);
 if (unscored.length) console.log(`not yet scored: ${unscored.length} files, ${waiting} mutants (static ones included): ${unscored.map((f) => `${f} (${mutants.get(f)})`).join(', ')}`);
