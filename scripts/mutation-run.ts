@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { matchesGlob, mutateArg } from './stryker-config.ts';
-import { unmeasured, withoutUnmeasured } from './mutation-unmeasured.ts';
+import { unmeasured, withoutUnmeasured, type Report } from './mutation-unmeasured.ts';
 
 const INCREMENTAL = 'reports/mutation/stryker-incremental.json';
 const globs = process.argv.slice(2).filter((a) => a !== '--');
@@ -17,7 +17,7 @@ const mine = (f: string) => globs.length === 0 || globs.some((g) => matchesGlob(
 if (globs.length > 0) console.log(`mutating ${globs.join(', ')} (the other files keep their results in the incremental file)`);
 const stryker = () => spawnSync('npx', ['stryker', 'run', ...mutate], { stdio: 'inherit' });
 let run = stryker();
-const read = () => JSON.parse(readFileSync(INCREMENTAL, 'utf8')) as Parameters<typeof unmeasured>[0];
+const read = () => JSON.parse(readFileSync(INCREMENTAL, 'utf8')) as Report;
 let left = run.status === 0 ? unmeasured(read(), mine) : [];
 if (left.length > 0) {
   console.log(`\n${left.length} survivor(s) ran fewer tests than cover them (stryker-js issue 6213); testing them again:\n  ${left.join('\n  ')}`);

@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mutantsOf } from './mutants-of.ts';
-import { unmeasured } from './mutation-unmeasured.ts';
+import { unmeasured, type Report } from './mutation-unmeasured.ts';
 import { count, emptyTally, mutated, score, type Tally } from './stryker-config.ts';
 
 const file = process.argv[2] ?? 'reports/mutation/stryker-incremental.json';
@@ -44,6 +44,6 @@ console.log(`${mutable.length - unscored.length} of ${mutable.length} files of i
 // the score with every timeout read as a survivor is the floor under it
 const timeouts = Object.values(report.files).reduce((n, { mutants }) => n + mutants.filter((m) => m.status === 'Timeout').length, 0);
 if (timeouts) console.log(`${timeouts} mutant(s) timed out, counted as detected; with every one read as survived: ${((100 * (whole.detected - timeouts)) / whole.valid).toFixed(2)}%`);
-const notMeasured = unmeasured(report as Parameters<typeof unmeasured>[0]);
+const notMeasured = unmeasured(report as Report);
 if (notMeasured.length) console.log(`${notMeasured.length} survivor(s) ran fewer tests than cover them (counted as survived; \`tsx scripts/mutation-unmeasured.ts\` lists them)`);
 if (unscored.length) console.log(`not yet scored: ${unscored.length} files, ${waiting} mutants (static ones included): ${unscored.map((f) => `${f} (${mutants.get(f)})`).join(', ')}`);

@@ -18,7 +18,7 @@ interface Mutant {
   readonly location?: { readonly start: { readonly line: number; readonly column: number } };
   readonly [k: string]: unknown;
 }
-interface Report {
+export interface Report {
   readonly files: Readonly<Record<string, { readonly mutants: readonly Mutant[]; readonly [k: string]: unknown }>>;
   readonly [k: string]: unknown;
 }
